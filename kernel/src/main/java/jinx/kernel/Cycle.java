@@ -1,0 +1,96 @@
+package jinx.kernel;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import jinx.kernel.spi.JinxModule;
+import jinx.kernel.spi.ModuleType;
+
+/**
+ * Everything one configuration produces: nginx's {@code ngx_cycle_t}. A reload builds a new cycle from the old
+ * one; if that fails, the old one stays in force untouched.
+ */
+public interface Cycle {
+
+    /**
+     * Returns the prefix ({@code -p}): relative paths other than includes resolve against it.
+     *
+     * @return the absolute prefix
+     */
+    Path prefix();
+
+    /**
+     * Returns the configuration prefix, the directory of the main configuration file.
+     *
+     * @return the absolute directory
+     */
+    Path confPrefix();
+
+    /**
+     * Returns the main configuration file.
+     *
+     * @return the absolute file
+     */
+    Path confFile();
+
+    /**
+     * Returns the cycle's error log.
+     *
+     * @return the log
+     */
+    ErrorLog log();
+
+    /**
+     * Returns the modules in their resolved order.
+     *
+     * @return the modules
+     */
+    List<LoadedModule> modules();
+
+    /**
+     * Returns the modules of one type in their resolved order; fixes the module list (a later
+     * {@code load_module} is "specified too late").
+     *
+     * @param type the type
+     * @return the modules of that type, their {@link LoadedModule#typeIndex()} from 0 up in this order
+     */
+    List<LoadedModule> modules(ModuleType type);
+
+    /**
+     * Returns the module named {@code name}, or null.
+     *
+     * @param name the name
+     * @return the module, or null
+     */
+    LoadedModule module(String name);
+
+    /**
+     * Returns the entry of a module of this cycle.
+     *
+     * @param module the module
+     * @return its entry
+     * @throws IllegalArgumentException when the module is not in this cycle
+     */
+    LoadedModule entry(JinxModule module);
+
+    /**
+     * Returns a module's main conf object: a core module's own, or, for a module of a block type, the one its
+     * block made (null while that block has not been parsed).
+     *
+     * @param module the module
+     * @param type the conf object's type
+     * @param <T> the conf object's type
+     * @return the conf object, or null
+     */
+    <T> T conf(JinxModule module, Class<T> type);
+
+    /**
+     * Returns the main conf object of the module named {@code name}.
+     *
+     * @param name the module's name
+     * @param type the conf object's type
+     * @param <T> the conf object's type
+     * @return the conf object, or null when there is no such module or conf
+     */
+    <T> T conf(String name, Class<T> type);
+}

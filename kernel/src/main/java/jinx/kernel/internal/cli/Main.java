@@ -1,0 +1,194 @@
+package jinx.kernel.internal.cli;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.function.Supplier;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.internal.core.BuiltinOrder;
+import jinx.kernel.internal.cycle.CycleBuilder;
+import jinx.kernel.internal.cycle.CycleOptions;
+import jinx.kernel.internal.cycle.CycleOptions.Purpose;
+import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.spi.JinxModule;
+
+/**
+ * The {@code jinx} command: nginx's {@code main()} in {@code src/core/nginx.c}, up to the point where the
+ * master would start serving.
+ */
+public final class Main {
+
+    /** The default configuration file, relative to the prefix. */
+    static final String DEFAULT_CONF = "conf/jinx.conf";
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Supplier<List<JinxModule>> staticModules;
+
+    /**
+     * A command writing to {@code out} and {@code err}, with the given built-in modules.
+     *
+     * @param out standard output
+     * @param err standard error
+     * @param staticModules the built-in modules, fresh instances on every call
+     */
+    public Main(PrintStream out, PrintStream err, Supplier<List<JinxModule>> staticModules) {
+        this.out = out;
+        this.err = err;
+        this.staticModules = staticModules;
+    }
+
+    /**
+     * Runs {@code jinx} with the built-in modules found by {@link ServiceLoader}.
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.ISO_8859_1);
+        PrintStream err = new PrintStream(System.err, true, StandardCharsets.ISO_8859_1);
+        System.exit(new Main(out, err, Main::discover).run(args));
+    }
+
+    /**
+     * Finds the built-in modules: every provider in the kernel's layer, or on the class path when the kernel is
+     * not on the module path.
+     *
+     * @return fresh instances of the built-in modules
+     */
+    public static List<JinxModule> discover() {
+        java.lang.Module kernel = JinxModule.class.getModule();
+        ServiceLoader<JinxModule> loader = kernel.isNamed() && kernel.getLayer() != null
+            ? ServiceLoader.load(kernel.getLayer(), JinxModule.class)
+            : ServiceLoader.load(JinxModule.class, JinxModule.class.getClassLoader());
+        List<JinxModule> modules = new ArrayList<>();
+        loader.forEach(modules::add);
+        return modules;
+    }
+
+    /**
+     * Runs the command.
+     *
+     * @param args the command line
+     * @return the exit code
+     */
+    public int run(String[] args) {
+        CommandLine cl;
+        try {
+            cl = CommandLine.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.print("jinx: " + e.getMessage() + "\n");
+            return 1;
+        }
+        if (cl.version) {
+            Reports.version(err);
+            if (cl.help) {
+                Reports.help(err);
+            }
+        }
+        Path prefix = prefix(cl);
+        Path confFile = prefix.resolve(cl.conf != null ? cl.conf : DEFAULT_CONF);
+        if (cl.versionFull) {
+            Reports.configure(err, prefix, confFile);
+            quietSummary(cl, prefix, confFile);
+        }
+        if (cl.version && !cl.test && !cl.modules && !cl.directives && cl.signal == null) {
+            return 0;
+        }
+        ErrorLog early = ErrorLog.early(err, earlyLogFile(cl, prefix));
+        try {
+            return execute(cl, prefix, confFile, early);
+        } finally {
+            early.close();
+        }
+    }
+
+    private int execute(CommandLine cl, Path prefix, Path confFile, ErrorLog early) {
+        Purpose purpose = Purpose.RUN;
+        if (cl.signal != null) {
+            purpose = Purpose.SIGNAL;
+        } else if (cl.test || reportOnly(cl)) {
+            purpose = Purpose.TEST;
+        }
+        boolean announce = cl.test && !cl.quiet;
+        CycleOptions options = new CycleOptions(prefix, confFile, cl.params, cl.errorLog, purpose, staticModules,
+            BuiltinOrder.NAMES, err, early,
+            announce ? () -> err.print("jinx: the configuration file " + confFile + " syntax is ok\n") : null);
+        KernelCycle cycle;
+        try {
+            cycle = CycleBuilder.build(options, null);
+        } catch (ConfException e) {
+            early.emerg(e.getMessage());
+            if (cl.test) {
+                err.print("jinx: configuration file " + confFile + " test failed\n");
+            }
+            return 1;
+        }
+        try {
+            return afterCycle(cl, cycle, confFile);
+        } finally {
+            if (cycle.log() != early) {
+                cycle.log().close();
+            }
+        }
+    }
+
+    private int afterCycle(CommandLine cl, KernelCycle cycle, Path confFile) {
+        if (cl.signal != null) {
+            return Signaller.signal(cycle, cl.signal);
+        }
+        if (cl.test) {
+            if (!cl.quiet) {
+                err.print("jinx: configuration file " + confFile + " test is successful\n");
+            }
+            if (cl.dump) {
+                Reports.dump(out, cycle);
+            }
+        }
+        if (cl.modules) {
+            Reports.modules(out, cycle);
+        }
+        if (cl.directives) {
+            Reports.directives(out, cycle);
+        }
+        if (cl.test || reportOnly(cl)) {
+            return 0;
+        }
+        err.print("jinx: [emerg] serving is not built yet: the event loop, HTTP and the master/worker processes "
+            + "come with later issues; -t, -T, -V, -m, -l and -s work\n");
+        return 1;
+    }
+
+    private static boolean reportOnly(CommandLine cl) {
+        return cl.modules || cl.directives;
+    }
+
+    /** For {@code -V}: the configuration's modules, or the error that stopped it; nothing else on stderr. */
+    private void quietSummary(CommandLine cl, Path prefix, Path confFile) {
+        PrintStream silent = new PrintStream(PrintStream.nullOutputStream(), true, StandardCharsets.ISO_8859_1);
+        ErrorLog log = ErrorLog.early(silent, null);
+        CycleOptions options = new CycleOptions(prefix, confFile, cl.params, cl.errorLog, Purpose.SIGNAL,
+            staticModules, BuiltinOrder.NAMES, silent, log, null);
+        try {
+            Reports.moduleSummary(err, CycleBuilder.build(options, null), null);
+        } catch (ConfException e) {
+            Reports.moduleSummary(err, null, e);
+        }
+    }
+
+    /** {@code -p}, else the distribution's root that {@code bin/jinx} passes, else the working directory. */
+    private static Path prefix(CommandLine cl) {
+        String prefix = cl.prefix != null ? cl.prefix : System.getProperty("jinx.prefix");
+        Path path = prefix != null ? Path.of(prefix) : Path.of("");
+        return path.toAbsolutePath().normalize();
+    }
+
+    private static Path earlyLogFile(CommandLine cl, Path prefix) {
+        String name = cl.errorLog != null ? cl.errorLog : "logs/error.log";
+        return name.equals("stderr") ? null : prefix.resolve(name);
+    }
+}

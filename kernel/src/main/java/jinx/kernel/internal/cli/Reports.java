@@ -1,0 +1,120 @@
+package jinx.kernel.internal.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.LoadedModule;
+import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.internal.cycle.Versions;
+import jinx.kernel.spi.Arity;
+import jinx.kernel.spi.Ctx;
+import jinx.kernel.spi.Directive;
+
+/**
+ * What {@code -v}, {@code -V}, {@code -h}, {@code -T}, {@code -m} and {@code -l} print.
+ */
+final class Reports {
+
+    private Reports() {
+    }
+
+    static void version(PrintStream err) {
+        err.print("jinx version: jinx/" + Versions.JINX + "\n");
+    }
+
+    static void help(PrintStream err) {
+        err.print("""
+            Usage: jinx [-?hvVtTqml] [-s signal] [-p prefix]
+                        [-e filename] [-c filename] [-g directives]
+
+            Options:
+              -?,-h         : this help
+              -v            : show version and exit
+              -V            : show version, configure options and modules, then exit
+              -t            : test configuration and exit
+              -T            : test configuration, dump it and exit
+              -q            : suppress non-error messages during configuration testing
+              -s signal     : send signal to a master process: stop, quit, reopen, reload
+              -p prefix     : set prefix path (default: the distribution's root)
+              -e filename   : set error log file (default: logs/error.log)
+              -c filename   : set configuration file (default: conf/jinx.conf)
+              -g directives : set global directives out of configuration file
+              -m            : list the modules in their resolved order and exit
+              -l            : list every directive with its module, contexts and arity, and exit
+
+            """);
+    }
+
+    static void configure(PrintStream err, Path prefix, Path confFile) {
+        err.print("built with Java " + Runtime.version().feature() + ", running on "
+            + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version") + "\n");
+        err.print("configure arguments: --prefix=" + prefix + "/ --conf-path=" + prefix.relativize(confFile)
+            + " --error-log-path=logs/error.log --pid-path=logs/jinx.pid\n");
+    }
+
+    /** The module list of {@code -V}: the configuration's when it can be read, else its error. */
+    static void moduleSummary(PrintStream err, KernelCycle cycle, ConfException failure) {
+        if (cycle == null) {
+            err.print("modules: not listed, the configuration failed: " + failure.getMessage() + "\n");
+            return;
+        }
+        List<String> words = new ArrayList<>();
+        for (LoadedModule m : cycle.modules()) {
+            words.add(m.name() + " (" + (m.isStatic() ? "static" : "loaded") + " " + m.version() + ", api "
+                + m.module().builtFor() + ")");
+        }
+        err.print("modules: " + String.join(", ", words) + "\n");
+    }
+
+    /** {@code -T}: every file read, each once, as nginx's config dump. */
+    static void dump(PrintStream out, KernelCycle cycle) {
+        Set<Path> done = new HashSet<>();
+        for (KernelCycle.ConfFile file : cycle.files()) {
+            if (!done.add(file.path())) {
+                continue;
+            }
+            out.print("# configuration file " + file.path() + ":\n");
+            out.write(file.content(), 0, file.content().length);
+            out.print("\n");
+        }
+        out.flush();
+    }
+
+    /** {@code -m}: the modules in their resolved order, which is also execution order. */
+    static void modules(PrintStream out, KernelCycle cycle) {
+        out.print("# modules in resolved order: a module runs after those above it (\"after\" = later here)\n");
+        String format = "%-5s %-5s %-5s %-24s %-10s %-8s %-12s %s%n";
+        out.printf(format, "order", "index", "type#", "name", "type", "origin", "version", "api");
+        int order = 0;
+        for (LoadedModule m : cycle.modules()) {
+            String origin = m.isStatic() ? "static" : "loaded";
+            out.printf(format, order++, m.index(), m.typeIndex(), m.name(), m.module().type(), origin, m.version(),
+                m.module().builtFor() + (m.isStatic() ? "" : " " + m.jar()));
+        }
+        out.flush();
+    }
+
+    /** {@code -l}: every directive of every module, from the directive tables. */
+    static void directives(PrintStream out, KernelCycle cycle) {
+        String format = "%-28s %-14s %-24s %-14s %s%n";
+        out.printf(format, "directive", "module", "contexts", "arity", "note");
+        for (LoadedModule m : cycle.modules()) {
+            for (Directive<?> d : m.module().directives()) {
+                List<String> contexts = new ArrayList<>();
+                for (Ctx ctx : d.contexts()) {
+                    contexts.add(ctx.name());
+                }
+                contexts.sort(null);
+                String arity = Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "");
+                out.printf(format, d.name(), m.name(), String.join(",", contexts), arity,
+                    d.note() == null ? "" : d.note());
+            }
+        }
+        out.flush();
+    }
+}

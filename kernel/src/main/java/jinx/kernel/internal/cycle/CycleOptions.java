@@ -1,0 +1,66 @@
+package jinx.kernel.internal.cycle;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import jinx.kernel.ErrorLog;
+import jinx.kernel.spi.JinxModule;
+
+/**
+ * What a cycle is built from besides the old cycle: the command line's prefix, configuration file, {@code -g}
+ * directives and {@code -e} error log, and where the built-in modules come from.
+ *
+ * @param prefix the absolute prefix ({@code -p})
+ * @param confFile the absolute main configuration file ({@code -c})
+ * @param params the {@code -g} directives, or null
+ * @param errorLog the {@code -e} error log: null for the default {@code logs/error.log}, {@code "stderr"}, or
+ *     a path relative to the prefix
+ * @param purpose what the cycle is for
+ * @param staticModules the built-in modules, fresh instances on every call
+ * @param builtinOrder the fixed order of the built-in modules
+ * @param stderr the stream standing for stderr
+ * @param log the log in force while the first cycle is built (the early log)
+ * @param parsed called once the configuration is parsed, before the rest of the checks (nginx prints
+ *     "syntax is ok" there)
+ */
+public record CycleOptions(Path prefix, Path confFile, String params, String errorLog, Purpose purpose,
+                           Supplier<List<JinxModule>> staticModules, List<String> builtinOrder,
+                           PrintStream stderr, ErrorLog log, Runnable parsed) {
+
+    /** What a cycle is built for. */
+    public enum Purpose {
+        /** To serve. */
+        RUN,
+        /** To test the configuration ({@code -t}, {@code -T}, {@code -m}, {@code -l}). */
+        TEST,
+        /** To find the pid file and signal the master ({@code -s}): stops after the core confs. */
+        SIGNAL
+    }
+
+    /**
+     * Checks the options.
+     *
+     * @param prefix the absolute prefix
+     * @param confFile the absolute main configuration file
+     * @param params the {@code -g} directives, or null
+     * @param errorLog the {@code -e} error log, or null
+     * @param purpose what the cycle is for
+     * @param staticModules the built-in modules
+     * @param builtinOrder the fixed order of the built-in modules
+     * @param stderr the stream standing for stderr
+     * @param log the early log
+     * @param parsed called once the configuration is parsed
+     */
+    public CycleOptions {
+        Objects.requireNonNull(prefix, "prefix");
+        Objects.requireNonNull(confFile, "confFile");
+        Objects.requireNonNull(staticModules, "staticModules");
+        Objects.requireNonNull(builtinOrder, "builtinOrder");
+        Objects.requireNonNull(stderr, "stderr");
+        Objects.requireNonNull(log, "log");
+        Objects.requireNonNull(purpose, "purpose");
+    }
+}

@@ -1,0 +1,41 @@
+package jinx.kernel.spi;
+
+/**
+ * The version of the module SPI a module was compiled against.
+ *
+ * <p>A module states it with {@code ApiVersion.of(ApiVersion.MAJOR, ApiVersion.MINOR)}: both are compile-time
+ * constants, so the compiler copies the values of the kernel the module was built against into the module's
+ * class. On load the kernel refuses a different major ({@code is not binary compatible}) and a newer minor
+ * ({@code version x.y instead of x.z}); an older minor is accepted, since minors only add to the SPI. (nginx
+ * refuses any difference; this is Jinx's own rule.)
+ *
+ * @param major incompatible changes bump this
+ * @param minor compatible additions bump this
+ */
+public record ApiVersion(int major, int minor) {
+
+    /** The running kernel's major version. */
+    public static final int MAJOR = 1;
+
+    /** The running kernel's minor version. */
+    public static final int MINOR = 0;
+
+    /** The running kernel's version. */
+    public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);
+
+    /**
+     * Returns the version {@code major.minor}.
+     *
+     * @param major the major version
+     * @param minor the minor version
+     * @return the version
+     */
+    public static ApiVersion of(int major, int minor) {
+        return new ApiVersion(major, minor);
+    }
+
+    @Override
+    public String toString() {
+        return major + "." + minor;
+    }
+}

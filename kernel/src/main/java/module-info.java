@@ -1,0 +1,23 @@
+/**
+ * The Jinx kernel: the module system, the configuration language, cycles, the error log, the command line and
+ * the OS bindings.
+ */
+module jinx.kernel {
+    requires org.jnrproject.ffi;
+    requires org.jnrproject.constants;
+    requires org.jnrproject.posix;
+    requires org.slf4j;
+
+    exports jinx.kernel;
+    exports jinx.kernel.spi;
+    // jnr-ffi generates the binding implementations outside this module, so the binding package must be open to
+    // everybody; it is not API (see its package-info).
+    exports jinx.kernel.os;
+
+    uses jinx.kernel.spi.JinxModule;
+
+    provides jinx.kernel.spi.JinxModule with
+        jinx.kernel.internal.core.MainCoreModule,
+        jinx.kernel.internal.core.ErrlogCoreModule,
+        jinx.kernel.internal.core.IncludeConfModule;
+}
