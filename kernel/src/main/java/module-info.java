@@ -4,6 +4,7 @@
  */
 module jinx.kernel {
     requires org.jnrproject.ffi;
+    requires org.jnrproject.jffi;
     requires org.jnrproject.constants;
     requires org.jnrproject.posix;
     requires org.slf4j;

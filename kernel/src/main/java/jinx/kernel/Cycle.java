@@ -93,4 +93,26 @@ public interface Cycle {
      * @return the conf object, or null when there is no such module or conf
      */
     <T> T conf(String name, Class<T> type);
+
+    /**
+     * Returns the listening sockets the configuration asked for.
+     *
+     * @return the listening sockets, in the order added
+     */
+    List<Listening> listening();
+
+    /**
+     * Adds a listening socket while the configuration is parsed; the cycle opens it (or takes the old cycle's
+     * descriptor for the same address) unless it only tests the configuration.
+     *
+     * @param ls the listening socket
+     */
+    void addListening(Listening ls);
+
+    /**
+     * Returns this process's event loop, or null before a serving process has started it (and in the master).
+     *
+     * @return the loop
+     */
+    EventLoop eventLoop();
 }

@@ -20,7 +20,7 @@ import jinx.kernel.internal.IoErrors;
  * The error log, nginx's {@code ngx_log_t}: lines such as
  * {@code 2026/11/30 15:38:18 [notice] 1234#1: message}, written to files or stderr, each target with its own
  * level. Before the configuration is read, the early log writes {@code jinx: [emerg] message} to stderr, as
- * nginx does.
+ * nginx does, unless it writes its lines to stderr already.
  */
 public final class ErrorLog {
 
@@ -64,24 +64,27 @@ public final class ErrorLog {
     /**
      * The log in force before the configuration is read, as nginx's {@code ngx_log_init()}: every level up to
      * {@code notice} goes to {@code file} (the {@code -e} file or the default one), and up to {@code warn} also
-     * to stderr as {@code jinx: [level] message}. When the file cannot be opened, that is said on stderr and
-     * the log writes to stderr alone.
+     * to stderr as {@code jinx: [level] message}. With no file ({@code -e stderr}), or when the file cannot be
+     * opened, which is said on stderr, the log's own lines go to stderr instead, and nothing else: nginx's
+     * {@code ngx_log_init()} then makes stderr the log's file, and {@code ngx_log_error_core()} skips the
+     * {@code nginx: [level]} copy once a line was written to stderr.
      *
      * @param stderr the stream standing for stderr
-     * @param file the default error log, or null for none
+     * @param file the default error log, or null for stderr
      * @return the log
      */
     public static ErrorLog early(PrintStream stderr, Path file) {
-        List<Sink> sinks = List.of();
+        FileChannel channel = null;
         if (file != null) {
             try {
-                sinks = List.of(new Sink(new Target(file, LogLevel.NOTICE), openFile(file)));
+                channel = openFile(file);
             } catch (IOException e) {
                 stderr.print("jinx: [alert] could not open error log file: " + e.getMessage() + "\n");
                 stderr.flush();
             }
         }
-        return new ErrorLog(sinks, true, stderr);
+        Path target = channel != null ? file : null;
+        return new ErrorLog(List.of(new Sink(new Target(target, LogLevel.NOTICE), channel)), true, stderr);
     }
 
     /**
@@ -115,7 +118,7 @@ public final class ErrorLog {
     }
 
     /**
-     * Returns where this log writes, stderr not counted for the early log.
+     * Returns where this log writes, the early log's {@code jinx: [level]} copies on stderr not counted.
      *
      * @return the targets
      */
@@ -166,7 +169,7 @@ public final class ErrorLog {
         if (!isEnabled(level)) {
             return;
         }
-        if (early && level.compareTo(LogLevel.WARN) <= 0) {
+        if (early && level.compareTo(LogLevel.WARN) <= 0 && sinks.get(0).target.file() != null) {
             stderr.print("jinx: [" + level.label() + "] " + message + "\n");
             stderr.flush();
         }

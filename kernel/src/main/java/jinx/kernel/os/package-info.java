@@ -1,6 +1,30 @@
 /**
- * OS bindings: jnr-ffi interfaces mirroring the C prototypes, and the one facade that calls them. Not API: the
- * package is exported only because jnr-ffi generates the binding implementations outside the kernel module.
- * Follows nginx's {@code src/os/unix}.
+ * The OS layer, nginx's {@code src/os/unix}: jnr-ffi bindings ({@link jinx.kernel.os.LibC}), the facades that
+ * alone call them ({@link jinx.kernel.os.Syscalls} for processes and descriptor I/O,
+ * {@link jinx.kernel.os.Sockets}, {@link jinx.kernel.os.Channels} for descriptor passing,
+ * {@link jinx.kernel.os.Files}), the platform's constants and layouts ({@link jinx.kernel.os.Platform}), native
+ * memory ({@link jinx.kernel.os.NativeMemory}) and socket addresses ({@link jinx.kernel.os.SockAddr}).
+ *
+ * <p>Not API: the package is exported only because jnr-ffi generates the binding implementations outside the
+ * kernel module. Modules outside the kernel never see it (DESIGN section 1).
+ *
+ * <h2>Rules of the facades</h2>
+ * {@code EINTR} is retried; {@code EAGAIN}/{@code EWOULDBLOCK} comes back as {@code Rc.AGAIN} from the calls
+ * that can block (accept4, recv, send, readv, writev, sendfile, read, write, sendmsg, recvmsg, eventfd reads; and
+ * {@code EINPROGRESS} from connect); every other failure throws {@link jinx.kernel.os.NativeIoException}
+ * worded as nginx words it, {@code call failed (errno: strerror)}, with errno names in
+ * {@link jinx.kernel.os.Errors}. On the hot path the facades take native addresses the caller owns and allocate
+ * nothing, neither heap objects nor native memory; the calls documented "not hot" (socket setup, the channel)
+ * allocate scratch and free it before returning. Native memory is freed explicitly, never by a Cleaner.
+ *
+ * <h2>Constants and layouts</h2>
+ * Nothing is typed in. Constants jnr-constants has come from it; the rest (epoll and poll flags, eventfd flags,
+ * struct sizes and field offsets) from {@code platform.properties}, which the build writes by compiling and
+ * running {@code src/main/c/platform.c} with gcc against this machine's headers. Layouts differ by architecture:
+ * {@code struct epoll_event} is 12 bytes and packed on x86_64 ({@code data} at offset 4, glibc's
+ * {@code __EPOLL_PACKED}), 16 bytes on aarch64 ({@code data} at 8); the probe reads it, so
+ * {@code Platform.SIZEOF_EPOLL_EVENT} and {@code Platform.OFFSETOF_EPOLL_EVENT_DATA} are right on either.
+ * {@code struct pollfd} is 8 bytes. Jinx targets 64-bit Linux with glibc: pointers and {@code size_t} fields are
+ * written as 8-byte values.
  */
 package jinx.kernel.os;

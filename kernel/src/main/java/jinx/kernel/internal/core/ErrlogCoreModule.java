@@ -83,13 +83,15 @@ public final class ErrlogCoreModule implements JinxModule, CoreModule {
         for (String word : args.subList(2, args.size())) {
             LogLevel named = LogLevel.byLabel(word);
             if (named != null) {
-                if (level != null) {
+                // nginx's log_level is non-zero after a debug_* word too
+                if (level != null || debugSublevel) {
                     throw new ConfException("duplicate log level \"" + word + "\"");
                 }
                 level = named;
                 continue;
             }
-            if (!DEBUG_LEVELS.contains(word)) {
+            // nginx refuses a debug_* word after a level ("log_level & ~NGX_LOG_DEBUG_ALL")
+            if (!DEBUG_LEVELS.contains(word) || level != null) {
                 throw new ConfException("invalid log level \"" + word + "\"");
             }
             debugSublevel = true;

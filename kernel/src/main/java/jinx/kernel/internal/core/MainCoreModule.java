@@ -108,7 +108,7 @@ public final class MainCoreModule implements JinxModule, CoreModule {
         if (c.pid == null) {
             c.pid = cycle.prefix().resolve("logs/jinx.pid");
         }
-        if (c.cpuAffinity.size() > 1 && c.cpuAffinity.size() != c.workerProcesses) {
+        if (!c.cpuAffinityAuto && c.cpuAffinity.size() > 1 && c.cpuAffinity.size() != c.workerProcesses) {
             cycle.log().warn("the number of \"worker_processes\" is not equal to the number of "
                 + "\"worker_cpu_affinity\" masks, using last mask for remaining worker processes");
         }
@@ -186,7 +186,8 @@ public final class MainCoreModule implements JinxModule, CoreModule {
             }
             c.cpuAffinityAuto = true;
             BitSet all = new BitSet(CPU_SETSIZE);
-            all.set(0, CPU_SETSIZE);
+            // nginx: the first min(ngx_ncpu, CPU_SETSIZE) CPUs
+            all.set(0, Math.min(Runtime.getRuntime().availableProcessors(), CPU_SETSIZE));
             c.cpuAffinity.add(all);
             first = 2;
         }
@@ -195,19 +196,24 @@ public final class MainCoreModule implements JinxModule, CoreModule {
         }
     }
 
-    /** A mask is written most significant CPU first: "0110" is CPUs 1 and 2; a space counts as a position. */
+    /** A mask is written most significant CPU first: "0110" is CPUs 1 and 2; spaces are skipped, as in nginx. */
     private static BitSet cpuMask(String value) throws ConfException {
         if (value.length() > CPU_SETSIZE) {
             throw new ConfException("\"worker_cpu_affinity\" supports up to " + CPU_SETSIZE + " CPUs only");
         }
         BitSet mask = new BitSet();
-        for (int cpu = 0; cpu < value.length(); cpu++) {
-            char ch = value.charAt(value.length() - cpu - 1);
+        int cpu = 0;
+        for (int p = value.length() - 1; p >= 0; p--) {
+            char ch = value.charAt(p);
+            if (ch == ' ') {
+                continue;
+            }
             if (ch == '1') {
                 mask.set(cpu);
-            } else if (ch != '0' && ch != ' ') {
+            } else if (ch != '0') {
                 throw new ConfException("invalid character \"" + ch + "\" in \"worker_cpu_affinity\"");
             }
+            cpu++;
         }
         return mask;
     }

@@ -118,6 +118,10 @@ final class ConfParser implements ConfContext {
             try {
                 kind = tokenizer.next();
             } catch (ConfException e) {
+                if (mode == Mode.PARAM && e.text().equals("unexpected end of file, expecting \";\" or \"}\"")) {
+                    // nginx words the end of a -g string so
+                    throw here(new ConfException("unexpected end of parameter, expecting \";\""));
+                }
                 throw here(e);
             }
             switch (kind) {

@@ -3,6 +3,7 @@ package jinx.kernel.internal.cycle;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,8 @@ import java.util.Map;
 import jinx.kernel.ConfException;
 import jinx.kernel.Cycle;
 import jinx.kernel.ErrorLog;
+import jinx.kernel.EventLoop;
+import jinx.kernel.Listening;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.internal.module.ModuleSorter;
 import jinx.kernel.spi.CoreModule;
@@ -37,6 +40,8 @@ public final class KernelCycle implements Cycle {
     private boolean modulesUsed;
     private int modulesVersion;
     private ErrorLog log;
+    private final List<Listening> listening = new ArrayList<>();
+    private EventLoop eventLoop;
 
     KernelCycle(Path prefix, Path confFile, ModuleIndexes indexes, List<String> builtinOrder, boolean test,
                 ErrorLog log) {
@@ -146,9 +151,12 @@ public final class KernelCycle implements Cycle {
             }
         }
         reindex(sorted);
-        for (JinxModule m : modules) {
-            if (m.type().equals(ModuleType.CORE) && m.context() instanceof CoreModule core) {
-                coreConfs[entries.get(m).index()] = core.createConf(this);
+        // in module order, as ngx_init_cycle() calls create_conf, not in the order the modules were handed over
+        for (LoadedModule entry : order) {
+            JinxModule m = entry.module();
+            if (modules.stream().anyMatch(added -> added == m) && m.type().equals(ModuleType.CORE)
+                && m.context() instanceof CoreModule core) {
+                coreConfs[entry.index()] = core.createConf(this);
             }
         }
     }
@@ -232,5 +240,29 @@ public final class KernelCycle implements Cycle {
 
     Object coreConf(LoadedModule entry) {
         return coreConfs[entry.index()];
+    }
+
+    @Override
+    public List<Listening> listening() {
+        return Collections.unmodifiableList(listening);
+    }
+
+    @Override
+    public void addListening(Listening ls) {
+        listening.add(ls);
+    }
+
+    @Override
+    public EventLoop eventLoop() {
+        return eventLoop;
+    }
+
+    /**
+     * Sets this process's event loop: the event core module does it when the process starts serving.
+     *
+     * @param loop the loop
+     */
+    public void eventLoop(EventLoop loop) {
+        eventLoop = loop;
     }
 }

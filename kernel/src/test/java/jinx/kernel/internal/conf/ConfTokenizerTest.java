@@ -1,10 +1,5 @@
 package jinx.kernel.internal.conf;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,6 +12,11 @@ import org.junit.jupiter.api.Timeout;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.internal.conf.ConfTokenizer.Kind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Tests {@link ConfTokenizer} against the behaviour of nginx's {@code ngx_conf_read_token()}.
@@ -476,6 +476,13 @@ class ConfTokenizerTest {
     void tooLongParameterStartedOnAnEarlierLine() {
         String word = "a\\\n" + repeat('x', 4096);
         assertEquals("too long parameter \"a\\\nxxxxxxx...\" started@2", error("x;\n" + word + ";"));
+    }
+
+    @Test
+    void tooLongParameterShowsRawBytes() {
+        // "%*s" copies the bytes as they are in the file, before unescaping, NULs and all.
+        String word = "\\t\0\u00e9" + repeat('x', 4093);
+        assertEquals("too long parameter \"\\t\0\u00e9xxxxxx...\" started@1", error(word + ";"));
     }
 
     @Test

@@ -84,6 +84,24 @@ public final class TestJars {
      */
     public static Path jar(Path dir, String moduleName, Map<String, String> sources, Path... modulePath)
         throws IOException {
+        return jar(dir, moduleName, null, sources, modulePath);
+    }
+
+    /**
+     * Compiles a module against the kernel with a JPMS module version ({@code javac --module-version}), which is
+     * the version {@code jinx -m} and {@code jinx -V} print for it, and writes it as {@code dir/<moduleName>.jar}.
+     *
+     * @param dir the directory the jar is written to, created if need be; nothing else is written there
+     * @param moduleName the JPMS module name, also the jar's file name
+     * @param version the module version ({@code "2.3"}), or null for none
+     * @param sources source paths relative to the module root to their text
+     * @param modulePath more module path entries, for modules that require other test modules
+     * @return the jar
+     * @throws IOException when a file cannot be written
+     * @throws AssertionError with the compiler's diagnostics when the sources do not compile
+     */
+    public static Path jar(Path dir, String moduleName, String version, Map<String, String> sources,
+                           Path... modulePath) throws IOException {
         // Scratch files stay out of dir, which may be a directory of jars for load_module.
         Path work = Files.createTempDirectory("jinx-" + moduleName + "-");
         try {
@@ -97,7 +115,7 @@ public final class TestJars {
                 files.add(file);
             }
             Files.createDirectories(classes);
-            compile(files, classes, modulePath);
+            compile(files, classes, version, modulePath);
             Files.createDirectories(dir);
             Path jar = dir.resolve(moduleName + ".jar");
             writeJar(classes, jar);
@@ -219,7 +237,64 @@ public final class TestJars {
         return jar(dir, moduleName, simpleModule(moduleName, name, ApiVersion.MAJOR, ApiVersion.MINOR, directive));
     }
 
-    private static void compile(List<Path> files, Path classes, Path... modulePath) {
+    /**
+     * Returns the sources of a {@code CORE} module that owns a block holding the modules of a type of its own, as
+     * {@code events {}} holds the event modules: class {@code <moduleName>.BlockModule}, whose one directive
+     * {@code block} (main context, no arguments) is a {@link jinx.kernel.spi.TypedBlock} for the modules of type
+     * {@code type}, its contents the context {@code ctx}. Opening the block fixes the module list, so a
+     * {@code load_module} after it is "specified too late".
+     *
+     * @param moduleName the JPMS module name, also the Java package of its class
+     * @param name what {@code name()} returns
+     * @param block the block directive's name ({@code "testblock"})
+     * @param type the name of the module type inside ({@code "TEST"})
+     * @param ctx the name of the block's context ({@code "testblock"})
+     * @return source paths to text, for {@link #jar}
+     */
+    public static Map<String, String> blockModule(String moduleName, String name, String block, String type,
+                                                  String ctx) {
+        String java = String.join("\n",
+            "package " + moduleName + ";",
+            "",
+            "import java.util.List;",
+            "import java.util.Set;",
+            "",
+            "import jinx.kernel.Cycle;",
+            "import jinx.kernel.spi.ApiVersion;",
+            "import jinx.kernel.spi.Arity;",
+            "import jinx.kernel.spi.CoreModule;",
+            "import jinx.kernel.spi.Ctx;",
+            "import jinx.kernel.spi.Directive;",
+            "import jinx.kernel.spi.JinxModule;",
+            "import jinx.kernel.spi.ModuleType;",
+            "import jinx.kernel.spi.TypedBlock;",
+            "import jinx.kernel.spi.TypedConfs;",
+            "",
+            "public final class BlockModule implements JinxModule, CoreModule {",
+            "",
+            "    private static final ModuleType TYPE = ModuleType.of(" + quote(type) + ");",
+            "",
+            "    private static final List<Directive<?>> DIRECTIVES = List.of(",
+            "        Directive.of(" + quote(block) + ", Set.of(Ctx.MAIN), Arity.BLOCK | Arity.NOARGS,",
+            "                     TypedConfs.class, TypedBlock.handler(TYPE, Ctx.of(" + quote(ctx) + "))));",
+            "",
+            "    @Override public String name() { return " + quote(name) + "; }",
+            "    @Override public ModuleType type() { return ModuleType.CORE; }",
+            "    @Override public ApiVersion builtFor() {",
+            "        return ApiVersion.of(ApiVersion.MAJOR, ApiVersion.MINOR);",
+            "    }",
+            "    @Override public List<Directive<?>> directives() { return DIRECTIVES; }",
+            "    @Override public Object context() { return this; }",
+            "    @Override public Object createConf(Cycle cycle) { return new TypedConfs(TYPE); }",
+            "}",
+            "");
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put("module-info.java", moduleInfo(moduleName, moduleName + ".BlockModule"));
+        sources.put(moduleName.replace('.', '/') + "/BlockModule.java", java);
+        return sources;
+    }
+
+    private static void compile(List<Path> files, Path classes, String version, Path... modulePath) {
         // java.util.spi.ToolProvider, not javax.tools: maven-compiler-plugin compiles the tests patched into
         // jinx.kernel, which does not read java.compiler; java.base is read by every module.
         ToolProvider javac = ToolProvider.findFirst("javac")
@@ -233,6 +308,9 @@ public final class TestJars {
             "-encoding", "UTF-8",
             "-proc:none",
             "-nowarn"));
+        if (version != null) {
+            args.addAll(List.of("--module-version", version));
+        }
         for (Path f : files) {
             args.add(f.toString());
         }

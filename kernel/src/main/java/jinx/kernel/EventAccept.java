@@ -1,0 +1,231 @@
+package jinx.kernel;
+
+import java.io.IOException;
+
+import jinx.kernel.os.Errors;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.NativeMemory;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.SockAddr;
+import jinx.kernel.os.Sockets;
+import jinx.kernel.os.Syscalls;
+import jinx.kernel.spi.EventActions;
+
+/**
+ * Accepting connections on a loop's listening sockets: nginx's {@code ngx_event_accept()},
+ * {@code ngx_trylock_accept_mutex()}, {@code ngx_enable_accept_events()}, {@code ngx_disable_accept_events()} and
+ * {@code ngx_reorder_accept_events()} (src/event/ngx_event_accept.c) and the listening part of
+ * {@code ngx_event_process_init()}.
+ */
+final class EventAccept {
+
+    /** Room for any sockaddr (sizeof(struct sockaddr_storage)). */
+    private static final int SOCKADDR_SIZE = 128;
+
+    private final EventLoop loop;
+    private final EventLoop.AcceptSettings settings;
+    private final NativeMemory memory = new NativeMemory();
+    private final long sockaddr;
+    private final long socklen;
+    private final java.util.List<Listening> listening = new java.util.ArrayList<>();
+    /** nginx's ngx_accept_disabled: above 0 this loop skips the mutex, letting emptier workers accept. */
+    private int acceptDisabled;
+    private boolean mutexHeld;
+    private boolean exclusive;
+
+    EventAccept(EventLoop loop, EventLoop.AcceptSettings settings) {
+        this.loop = loop;
+        this.settings = settings;
+        this.sockaddr = memory.allocate(SOCKADDR_SIZE);
+        this.socklen = memory.allocate(8);
+    }
+
+    boolean usesMutex() {
+        return settings.acceptMutex() != null;
+    }
+
+    boolean mutexHeld() {
+        return mutexHeld;
+    }
+
+    void listen(Listening ls) throws IOException {
+        Connection c = loop.getConnection(ls.fd(), ls.log != null ? ls.log : loop.log());
+        if (c == null) {
+            throw new IOException("no free connection slot for the listening socket " + ls.addrText());
+        }
+        c.listening = ls;
+        ls.connection = c;
+        c.read.accept = true;
+        c.read.handler = this::accept;
+        listening.add(ls);
+        if (ls.reuseport) {
+            loop.actions().add(c.read, EventActions.READ_EVENT, 0);
+            return;
+        }
+        if (usesMutex()) {
+            return;
+        }
+        if (settings.exclusive() && (loop.methodFlags() & EventActions.USE_EPOLL_EVENT) != 0) {
+            exclusive = true;
+            loop.actions().add(c.read, EventActions.READ_EVENT, EventActions.EXCLUSIVE_EVENT);
+            return;
+        }
+        loop.actions().add(c.read, EventActions.READ_EVENT, 0);
+    }
+
+    /** Step 2 of a turn: take the mutex, or cap the wait so that another try comes soon. */
+    long trylock(long timer) {
+        if (acceptDisabled > 0) {
+            acceptDisabled--;
+            return timer;
+        }
+        if (settings.acceptMutex().tryLock()) {
+            if (!mutexHeld) {
+                enableAcceptEvents();
+                mutexHeld = true;
+            }
+            return timer;
+        }
+        if (mutexHeld) {
+            disableAcceptEvents(false);
+            mutexHeld = false;
+        }
+        long delay = settings.acceptMutexDelay();
+        return timer == -1 || timer > delay ? delay : timer;
+    }
+
+    /** Step 6: the lock is released right after the accepts, so other workers can accept while we serve. */
+    void unlock() {
+        if (mutexHeld) {
+            settings.acceptMutex().unlock();
+        }
+    }
+
+    private void accept(Event ev) {
+        if (ev.timedout) {
+            enableAcceptEvents();
+            ev.timedout = false;
+        }
+        Connection lc = ev.connection();
+        Listening ls = lc.listening;
+        ev.available = settings.multiAccept() ? 1 : 0;
+        debug(ev.log, "accept on " + ls.addrText() + ", ready: " + ev.available);
+        do {
+            int s;
+            try {
+                NativeMemory.putInt(socklen, SOCKADDR_SIZE);
+                s = Sockets.accept4(ls.fd(), sockaddr, socklen, Platform.SOCK_NONBLOCK);
+            } catch (NativeIoException e) {
+                if (failed(ev, e)) {
+                    continue;
+                }
+                return;
+            }
+            if (s == Rc.AGAIN) {
+                debug(ev.log, "accept() not ready");
+                return;
+            }
+            acceptDisabled = loop.connectionCount() / 8 - loop.freeConnectionCount();
+            Connection c = loop.getConnection(s, ls.log != null ? ls.log : loop.log());
+            if (c == null) {
+                closeAccepted(s);
+                return;
+            }
+            c.listening = ls;
+            c.number = loop.nextConnectionNumber();
+            c.addrText = SockAddr.decode(sockaddr, NativeMemory.getInt(socklen)).toString();
+            if (c.log.isEnabled(LogLevel.DEBUG)) {
+                c.log.log(LogLevel.DEBUG, c.number, "accept: " + c.addrText + " fd:" + s);
+            }
+            ls.handler.accept(c);
+        } while (ev.available > 0);
+        if (exclusive) {
+            reorder(lc);
+        }
+    }
+
+    /** Returns true to go on accepting (a connection aborted by the peer while multi_accept is on). */
+    private boolean failed(Event ev, NativeIoException e) {
+        int errno = e.errno();
+        if (errno == Errors.ECONNABORTED) {
+            ev.log.log(LogLevel.ERROR, e.getMessage());
+            return ev.available > 0;
+        }
+        if (errno == Errors.EMFILE || errno == Errors.ENFILE) {
+            ev.log.log(LogLevel.CRIT, e.getMessage());
+            disableAcceptEvents(true);
+            if (usesMutex()) {
+                if (mutexHeld) {
+                    settings.acceptMutex().unlock();
+                    mutexHeld = false;
+                }
+                acceptDisabled = 1;
+            } else {
+                loop.addTimer(ev, settings.acceptMutexDelay());
+            }
+            return false;
+        }
+        ev.log.log(LogLevel.ALERT, e.getMessage());
+        return false;
+    }
+
+    /** nginx's ngx_reorder_accept_events(): every 16th wake-up, go to the back of the exclusive wait queue. */
+    private void reorder(Connection lc) {
+        if (lc.requests++ % 16 != 0 && acceptDisabled <= 0) {
+            return;
+        }
+        try {
+            loop.actions().del(lc.read, EventActions.READ_EVENT, EventActions.DISABLE_EVENT);
+            loop.actions().add(lc.read, EventActions.READ_EVENT, EventActions.EXCLUSIVE_EVENT);
+        } catch (IOException e) {
+            loop.log().alert(e.getMessage());
+        }
+    }
+
+    private void enableAcceptEvents() {
+        for (Listening ls : listening) {
+            Connection c = ls.connection;
+            if (c == null || c.read.active || ls.reuseport) {
+                continue;
+            }
+            try {
+                loop.actions().add(c.read, EventActions.READ_EVENT, 0);
+            } catch (IOException e) {
+                loop.log().alert(e.getMessage());
+            }
+        }
+    }
+
+    /** {@code all}: also reuseport sockets, which only EMFILE disables (they belong to this worker alone). */
+    private void disableAcceptEvents(boolean all) {
+        for (Listening ls : listening) {
+            Connection c = ls.connection;
+            if (c == null || !c.read.active || (ls.reuseport && !all)) {
+                continue;
+            }
+            try {
+                loop.actions().del(c.read, EventActions.READ_EVENT, EventActions.DISABLE_EVENT);
+            } catch (IOException e) {
+                loop.log().alert(e.getMessage());
+            }
+        }
+    }
+
+    private void closeAccepted(int s) {
+        try {
+            Syscalls.close(s);
+        } catch (NativeIoException e) {
+            loop.log().alert(e.getMessage());
+        }
+    }
+
+    private static void debug(ErrorLog log, String message) {
+        if (log != null && log.isEnabled(LogLevel.DEBUG)) {
+            log.log(LogLevel.DEBUG, message);
+        }
+    }
+
+    void close() {
+        memory.close();
+    }
+}

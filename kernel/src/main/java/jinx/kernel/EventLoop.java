@@ -1,0 +1,469 @@
+package jinx.kernel;
+
+import java.io.IOException;
+
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Syscalls;
+import jinx.kernel.spi.EventActions;
+
+/**
+ * One worker's event loop: nginx's {@code ngx_process_events_and_timers()} with everything it owns — the event
+ * method's table, the timer tree, the three posted queues, the cached time and the connection slots. One thread
+ * runs it; nothing here is static, so several loops live side by side in one JVM (tests, an in-process server).
+ *
+ * <p>Thread contract: every method runs on the loop's thread, except {@link #notify(Runnable)}.
+ */
+public final class EventLoop {
+
+    private final Cycle cycle;
+    private final ErrorLog log;
+    private final EventActions actions;
+    private final int methodFlags;
+    private final long timerResolution;
+    private final CachedTime time;
+    private final EventTimers timers;
+    private final PostedQueue posted = new PostedQueue();
+    private final PostedQueue postedAccept = new PostedQueue();
+    private final PostedQueue postedNext = new PostedQueue();
+    private final ConnectionSlots slots;
+    private final EventAccept accept;
+    private long connectionCounter;
+    private long staleEvents;
+    private int lastResolutionUpdate;
+
+    /**
+     * Builds a loop: the method's table initialised, {@code connections} slots made.
+     *
+     * @param cycle the cycle the loop serves
+     * @param actions the event method's table, fresh
+     * @param connections {@code worker_connections}
+     * @param timerResolution {@code timer_resolution} in ms, 0 for none
+     * @param acceptSettings how this loop accepts
+     * @param log the log
+     * @throws IOException when the event method cannot start
+     */
+    public EventLoop(Cycle cycle, EventActions actions, int connections, long timerResolution,
+                     AcceptSettings acceptSettings, ErrorLog log) throws IOException {
+        this.cycle = cycle;
+        this.log = log;
+        this.actions = actions;
+        this.timerResolution = timerResolution;
+        this.time = new CachedTime();
+        this.timers = new EventTimers(time);
+        this.slots = new ConnectionSlots(this, connections);
+        this.accept = new EventAccept(this, acceptSettings);
+        actions.init(this);
+        this.methodFlags = actions.flags();
+    }
+
+    /**
+     * How a loop accepts connections: nginx's {@code multi_accept}, {@code accept_mutex},
+     * {@code accept_mutex_delay}, and whether several workers share the listening sockets.
+     *
+     * @param multiAccept accept every pending connection at once
+     * @param acceptMutex the lock taken to accept, or null when accept_mutex is off or there is one worker
+     * @param acceptMutexDelay how long a loop that missed the lock waits, in ms
+     * @param exclusive register shared listening sockets exclusively (several workers, epoll)
+     */
+    public record AcceptSettings(boolean multiAccept, AcceptMutex acceptMutex, long acceptMutexDelay,
+                                 boolean exclusive) {
+
+        /** One worker: no mutex, no exclusive registration, one connection per wake-up. */
+        public static final AcceptSettings SINGLE = new AcceptSettings(false, null, 500, false);
+    }
+
+    /**
+     * The lock that lets one worker at a time accept (nginx's {@code ngx_accept_mutex}): in shared memory across
+     * workers.
+     */
+    public interface AcceptMutex {
+
+        /**
+         * Tries to take the lock without waiting.
+         *
+         * @return true when taken
+         */
+        boolean tryLock();
+
+        /** Releases the lock. */
+        void unlock();
+    }
+
+    /**
+     * Returns the cycle.
+     *
+     * @return the cycle
+     */
+    public Cycle cycle() {
+        return cycle;
+    }
+
+    /**
+     * Returns the loop's log.
+     *
+     * @return the log
+     */
+    public ErrorLog log() {
+        return log;
+    }
+
+    /**
+     * Returns the event method's table.
+     *
+     * @return the table
+     */
+    public EventActions actions() {
+        return actions;
+    }
+
+    /**
+     * Returns the event method's flags ({@link EventActions#USE_CLEAR_EVENT} ...).
+     *
+     * @return the flags
+     */
+    public int methodFlags() {
+        return methodFlags;
+    }
+
+    /* ---- time ---- */
+
+    /**
+     * Returns the cached monotonic time in wrapping 32-bit milliseconds, refreshed once per turn.
+     *
+     * @return the time
+     */
+    public int currentMsec() {
+        return time.msec();
+    }
+
+    /**
+     * Returns the cached wall-clock time in ms since the epoch.
+     *
+     * @return the time
+     */
+    public long wallMillis() {
+        return time.wallMillis();
+    }
+
+    /**
+     * Returns the cached time formatted for the error log ({@code 2026/11/30 15:38:18}).
+     *
+     * @return the time
+     */
+    public String logTime() {
+        return time.logTime();
+    }
+
+    /**
+     * Returns the cached time formatted for HTTP ({@code Mon, 30 Nov 2026 15:38:18 GMT}).
+     *
+     * @return the time
+     */
+    public String httpTime() {
+        return time.httpTime();
+    }
+
+    /**
+     * Refreshes the cached time: event methods call this right after they wait.
+     */
+    public void updateTime() {
+        time.update();
+    }
+
+    /* ---- timers ---- */
+
+    /**
+     * Sets (or moves) a timer on an event; a move of less than 300 ms is skipped (nginx's lazy delay).
+     *
+     * @param ev the event
+     * @param ms from now
+     */
+    public void addTimer(Event ev, long ms) {
+        timers.add(ev, ms);
+    }
+
+    /**
+     * Removes an event's timer, if set.
+     *
+     * @param ev the event
+     */
+    public void deleteTimer(Event ev) {
+        if (ev.timerSet) {
+            timers.delete(ev);
+        }
+    }
+
+    /**
+     * Tells whether only cancelable timers are left: a gracefully exiting worker may exit.
+     *
+     * @return true when no timer keeps the loop alive
+     */
+    public boolean noTimersLeft() {
+        return timers.noTimersLeft();
+    }
+
+    /**
+     * Returns the number of timers set.
+     *
+     * @return the count
+     */
+    public int timerCount() {
+        return timers.size();
+    }
+
+    /* ---- posted events ---- */
+
+    /**
+     * Posts an event: its handler runs at the end of this turn.
+     *
+     * @param ev the event
+     */
+    public void post(Event ev) {
+        posted.post(ev);
+    }
+
+    /**
+     * Posts an event to the next turn, which then does not sleep (nginx's {@code ngx_posted_next_events}).
+     *
+     * @param ev the event
+     */
+    public void postNext(Event ev) {
+        postedNext.post(ev);
+    }
+
+    /**
+     * Posts a listening socket's event to the accept queue, run right after the wait (event methods, with
+     * {@link EventActions#POST_EVENTS}).
+     *
+     * @param ev the event
+     */
+    public void postAccept(Event ev) {
+        postedAccept.post(ev);
+    }
+
+    /**
+     * Removes an event from whichever posted queue holds it.
+     *
+     * @param ev the event
+     */
+    public void deletePosted(Event ev) {
+        PostedQueue.unlink(ev);
+    }
+
+    /* ---- connections ---- */
+
+    /**
+     * Lends a free slot to descriptor {@code fd}, closing idle connections first when free slots run short.
+     *
+     * @param fd the descriptor
+     * @param connectionLog the connection's log
+     * @return the connection, or null (logged: {@code N worker_connections are not enough})
+     */
+    public Connection getConnection(int fd, ErrorLog connectionLog) {
+        return slots.get(fd, connectionLog);
+    }
+
+    /**
+     * Returns a slot to the free list without touching its descriptor (nginx's {@code ngx_free_connection()}).
+     *
+     * @param c the connection
+     */
+    public void freeConnection(Connection c) {
+        slots.free(c);
+    }
+
+    /**
+     * Closes a connection: its timers and posted events removed, the event method told, the slot freed, the
+     * descriptor closed (nginx's {@code ngx_close_connection()}).
+     *
+     * @param c the connection
+     */
+    public void closeConnection(Connection c) {
+        if (c.fd == -1) {
+            log.alert("connection already closed");
+            return;
+        }
+        deleteTimer(c.read);
+        deleteTimer(c.write);
+        try {
+            actions.delConnection(c, EventActions.CLOSE_EVENT);
+        } catch (IOException e) {
+            log.alert(e.getMessage());
+        }
+        PostedQueue.unlink(c.read);
+        PostedQueue.unlink(c.write);
+        c.read.closed = true;
+        c.write.closed = true;
+        slots.reusable(c, false);
+        int fd = c.fd;
+        c.fd = -1;
+        slots.free(c);
+        try {
+            Syscalls.close(fd);
+        } catch (NativeIoException e) {
+            log.alert("close() socket " + fd + " failed (" + e.errno() + ": " + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * Marks a connection as one the loop may close to admit a new one (idle keep-alive), or not.
+     *
+     * @param c the connection
+     * @param reusable whether it may be reclaimed
+     */
+    public void reusableConnection(Connection c, boolean reusable) {
+        slots.reusable(c, reusable);
+    }
+
+    /**
+     * Returns the slot with index {@code slot}: event methods find connections this way.
+     *
+     * @param slot the index
+     * @return the slot
+     */
+    public Connection connection(int slot) {
+        return slots.slot(slot);
+    }
+
+    /**
+     * Returns {@code worker_connections}.
+     *
+     * @return the number of slots
+     */
+    public int connectionCount() {
+        return slots.size();
+    }
+
+    /**
+     * Returns the number of free slots.
+     *
+     * @return the count
+     */
+    public int freeConnectionCount() {
+        return slots.freeCount();
+    }
+
+    /**
+     * Returns the number of reusable (idle) connections.
+     *
+     * @return the count
+     */
+    public int reusableConnectionCount() {
+        return slots.reusableCount();
+    }
+
+    /**
+     * Returns the next connection number ({@code *N} in the log).
+     *
+     * @return the number
+     */
+    public long nextConnectionNumber() {
+        return ++connectionCounter;
+    }
+
+    /**
+     * Counts an event skipped as stale: its slot was closed, or closed and lent again, earlier in the same batch.
+     */
+    public void staleEvent() {
+        staleEvents++;
+    }
+
+    /**
+     * Returns how many stale events were skipped.
+     *
+     * @return the count
+     */
+    public long staleEvents() {
+        return staleEvents;
+    }
+
+    /* ---- listening sockets ---- */
+
+    /**
+     * Takes a slot for a listening socket and registers it as nginx's {@code ngx_event_process_init()} does:
+     * level-triggered; exclusively when several workers share it on epoll; not at all while an accept mutex
+     * decides who listens.
+     *
+     * @param ls the open listening socket
+     * @throws IOException when registration fails, or no slot is free
+     */
+    public void listen(Listening ls) throws IOException {
+        accept.listen(ls);
+    }
+
+    /* ---- the loop ---- */
+
+    /**
+     * Wakes the loop from any thread and runs {@code handler} on it.
+     *
+     * @param handler what to run
+     */
+    public void notify(Runnable handler) {
+        actions.notify(handler);
+    }
+
+    /**
+     * One turn, in nginx's eight steps: find the nearest timer; the accept mutex; the next-turn queue; wait and
+     * handle events; the posted accepts; release the mutex; expire timers; the posted events.
+     *
+     * @throws IOException when waiting itself failed
+     */
+    public void processEventsAndTimers() throws IOException {
+        long timer;
+        int flags;
+        if (timerResolution > 0) {
+            timer = timerResolution;
+            flags = 0;
+        } else {
+            timer = timers.find();
+            flags = EventActions.UPDATE_TIME;
+        }
+        if (accept.usesMutex()) {
+            timer = accept.trylock(timer);
+            if (accept.mutexHeld()) {
+                flags |= EventActions.POST_EVENTS;
+            }
+        }
+        if (!postedNext.isEmpty()) {
+            posted.takeAll(postedNext, true);
+            timer = 0;
+        }
+        actions.processEvents(timer, flags);
+        if (timerResolution > 0) {
+            resolutionTick();
+        }
+        processPosted(postedAccept);
+        accept.unlock();
+        timers.expire();
+        processPosted(posted);
+    }
+
+    /** With timer_resolution the cached time moves only when that much time has passed (nginx's SIGALRM). */
+    private void resolutionTick() {
+        int now = (int) (System.nanoTime() / 1_000_000);
+        if (now - lastResolutionUpdate >= timerResolution) {
+            lastResolutionUpdate = now;
+            time.update();
+        }
+    }
+
+    private static void processPosted(PostedQueue queue) {
+        for (Event ev = queue.first(); ev != null; ev = queue.first()) {
+            queue.remove(ev);
+            ev.handler.handle(ev);
+        }
+    }
+
+    /**
+     * Releases the event method and closes every connection still open.
+     */
+    public void done() {
+        for (int i = 0; i < slots.size(); i++) {
+            Connection c = slots.slot(i);
+            if (c.fd != -1 && c.listening == null) {
+                closeConnection(c);
+            }
+        }
+        actions.done();
+    }
+}

@@ -1,0 +1,119 @@
+package jinx.kernel.os;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The facade over file calls ({@code open}, {@code fstat}, {@code unlink}), with {@link Syscalls}' rules. Paths
+ * are byte strings, one char per byte (ISO-8859-1), as the configuration tokenizer produces them; errors name
+ * the path as nginx does: {@code open() "/var/www/x" failed (2: No such file or directory)}.
+ */
+public final class Files {
+
+    /*
+     * struct stat: the probe reports each field's offset and width (st_dev, st_ino, st_mode, st_size,
+     * st_mtim.tv_sec, st_mtim.tv_nsec).
+     */
+    private static final int ST_DEV = Platform.probe("OFFSETOF_STAT_DEV");
+    private static final int SIZEOF_ST_DEV = Platform.probe("SIZEOF_STAT_DEV");
+    private static final int ST_INO = Platform.probe("OFFSETOF_STAT_INO");
+    private static final int SIZEOF_ST_INO = Platform.probe("SIZEOF_STAT_INO");
+    private static final int ST_MODE = Platform.probe("OFFSETOF_STAT_MODE");
+    private static final int SIZEOF_ST_MODE = Platform.probe("SIZEOF_STAT_MODE");
+    private static final int ST_SIZE = Platform.probe("OFFSETOF_STAT_SIZE");
+    private static final int SIZEOF_ST_SIZE = Platform.probe("SIZEOF_STAT_SIZE");
+    private static final int ST_MTIM_SEC = Platform.probe("OFFSETOF_STAT_MTIM_SEC");
+    private static final int SIZEOF_ST_MTIM_SEC = Platform.probe("SIZEOF_STAT_MTIM_SEC");
+    private static final int ST_MTIM_NSEC = Platform.probe("OFFSETOF_STAT_MTIM_NSEC");
+    private static final int SIZEOF_ST_MTIM_NSEC = Platform.probe("SIZEOF_STAT_MTIM_NSEC");
+
+    private Files() {
+    }
+
+    /**
+     * Opens a file. Not hot (the path is encoded on the heap).
+     *
+     * @param path the path
+     * @param flags {@link Platform#O_RDONLY} | {@link Platform#O_CLOEXEC} ...
+     * @param mode permissions when {@link Platform#O_CREAT} creates it ({@code 0644})
+     * @return the descriptor
+     * @throws NativeIoException {@code open() "/path" failed (...)}
+     */
+    public static int open(String path, int flags, int mode) throws NativeIoException {
+        byte[] p = cString(path);
+        for (;;) {
+            int fd = Native.C.open(p, flags, mode);
+            if (fd >= 0) {
+                return fd;
+            }
+            int errno = Errors.last();
+            if (errno != Errors.EINTR) {
+                throw Errors.failure("open() \"" + path + "\"", errno);
+            }
+        }
+    }
+
+    /**
+     * Reads a descriptor's metadata. Not hot: allocates the {@code struct stat}; see the two-argument form.
+     *
+     * @param fd the descriptor
+     * @return its metadata
+     * @throws NativeIoException {@code fstat() failed (...)}
+     */
+    public static FileStat fstat(int fd) throws NativeIoException {
+        long buf = NativeMemory.allocateTemporary(Platform.SIZEOF_STAT);
+        try {
+            return fstat(fd, buf);
+        } finally {
+            NativeMemory.freeTemporary(buf);
+        }
+    }
+
+    /**
+     * Reads a descriptor's metadata through the caller's {@code struct stat}.
+     *
+     * @param fd the descriptor
+     * @param statBuf the address of {@link Platform#SIZEOF_STAT} bytes of the caller's memory
+     * @return its metadata
+     * @throws NativeIoException {@code fstat() failed (...)}
+     */
+    public static FileStat fstat(int fd, long statBuf) throws NativeIoException {
+        if (Native.C.fstat(fd, statBuf) != 0) {
+            throw Errors.failure("fstat()", Errors.last());
+        }
+        return new FileStat(NativeMemory.getUnsigned(statBuf + ST_SIZE, SIZEOF_ST_SIZE),
+                            NativeMemory.getUnsigned(statBuf + ST_MTIM_SEC, SIZEOF_ST_MTIM_SEC),
+                            NativeMemory.getUnsigned(statBuf + ST_MTIM_NSEC, SIZEOF_ST_MTIM_NSEC),
+                            (int) NativeMemory.getUnsigned(statBuf + ST_MODE, SIZEOF_ST_MODE),
+                            NativeMemory.getUnsigned(statBuf + ST_INO, SIZEOF_ST_INO),
+                            NativeMemory.getUnsigned(statBuf + ST_DEV, SIZEOF_ST_DEV));
+    }
+
+    /**
+     * Removes a name (a unix socket's file before binding it again).
+     *
+     * @param path the path
+     * @throws NativeIoException {@code unlink() "/path" failed (...)}
+     */
+    public static void unlink(String path) throws NativeIoException {
+        byte[] p = cString(path);
+        for (;;) {
+            if (Native.C.unlink(p) == 0) {
+                return;
+            }
+            int errno = Errors.last();
+            if (errno != Errors.EINTR) {
+                throw Errors.failure("unlink() \"" + path + "\"", errno);
+            }
+        }
+    }
+
+    private static byte[] cString(String path) {
+        if (path.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("a path with a NUL byte");
+        }
+        byte[] b = new byte[path.length() + 1];
+        byte[] s = path.getBytes(StandardCharsets.ISO_8859_1);
+        System.arraycopy(s, 0, b, 0, s.length);
+        return b;
+    }
+}
