@@ -20,5 +20,7 @@ module jinx.kernel {
     provides jinx.kernel.spi.JinxModule with
         jinx.kernel.internal.core.MainCoreModule,
         jinx.kernel.internal.core.ErrlogCoreModule,
-        jinx.kernel.internal.core.IncludeConfModule;
+        jinx.kernel.internal.core.IncludeConfModule,
+        jinx.kernel.internal.event.EventsCoreModule,
+        jinx.kernel.internal.event.EventCoreModule;
 }

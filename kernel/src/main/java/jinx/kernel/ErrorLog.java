@@ -29,6 +29,8 @@ public final class ErrorLog {
     private final List<Sink> sinks;
     private final boolean early;
     private final PrintStream stderr;
+    /** The most verbose level any target takes: the hot path asks isEnabled(DEBUG) often, so it must not loop. */
+    private final int mostVerbose;
     private final long pid = ProcessHandle.current().pid();
 
     /**
@@ -59,6 +61,11 @@ public final class ErrorLog {
         this.sinks = sinks;
         this.early = early;
         this.stderr = stderr;
+        int verbose = early ? LogLevel.WARN.ordinal() : -1;
+        for (Sink s : sinks) {
+            verbose = Math.max(verbose, s.target.level().ordinal());
+        }
+        this.mostVerbose = verbose;
     }
 
     /**
@@ -137,15 +144,7 @@ public final class ErrorLog {
      * @return true when some target takes it
      */
     public boolean isEnabled(LogLevel level) {
-        if (early && level.compareTo(LogLevel.WARN) <= 0) {
-            return true;
-        }
-        for (Sink s : sinks) {
-            if (level.compareTo(s.target.level()) <= 0) {
-                return true;
-            }
-        }
-        return false;
+        return level.ordinal() <= mostVerbose;
     }
 
     /**

@@ -27,9 +27,9 @@ public final class EventLoop {
     private final PostedQueue postedNext = new PostedQueue();
     private final ConnectionSlots slots;
     private final EventAccept accept;
+    private SocketIo socketIo;
     private long connectionCounter;
     private long staleEvents;
-    private int lastResolutionUpdate;
 
     /**
      * Builds a loop: the method's table initialised, {@code connections} slots made.
@@ -52,7 +52,12 @@ public final class EventLoop {
         this.timers = new EventTimers(time);
         this.slots = new ConnectionSlots(this, connections);
         this.accept = new EventAccept(this, acceptSettings);
-        actions.init(this);
+        try {
+            actions.init(this);
+        } catch (IOException | RuntimeException e) {
+            accept.close();
+            throw e;
+        }
         this.methodFlags = actions.flags();
     }
 
@@ -211,6 +216,74 @@ public final class EventLoop {
         return timers.size();
     }
 
+    /**
+     * Returns the loop's socket I/O (its native scratch is the loop's own), made on first use.
+     *
+     * @return the socket I/O
+     */
+    public SocketIo socketIo() {
+        if (socketIo == null) {
+            socketIo = new SocketIo(methodFlags);
+        }
+        return socketIo;
+    }
+
+    void releaseSocketIo() {
+        if (socketIo != null) {
+            socketIo.close();
+            socketIo = null;
+        }
+    }
+
+    /* ---- (re)arming events, as the method needs ---- */
+
+    /**
+     * Makes sure the read event will be reported when data arrives, the way the method needs it (nginx's
+     * {@code ngx_handle_read_event()}): an edge-triggered method registers once; a level-triggered one
+     * registers while the event is not ready and unregisters once it is, or the loop would spin.
+     *
+     * @param rev the read event
+     * @param flags {@link EventActions#CLOSE_EVENT} when the connection is about to close
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} (logged)
+     */
+    public int handleReadEvent(Event rev, int flags) {
+        return handle(rev, EventActions.READ_EVENT, flags);
+    }
+
+    /**
+     * Makes sure the write event will be reported when the socket can take more (nginx's
+     * {@code ngx_handle_write_event()}).
+     *
+     * @param wev the write event
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} (logged)
+     */
+    public int handleWriteEvent(Event wev) {
+        return handle(wev, EventActions.WRITE_EVENT, 0);
+    }
+
+    private int handle(Event ev, int kind, int flags) {
+        try {
+            if ((methodFlags & EventActions.USE_CLEAR_EVENT) != 0) {
+                if (!ev.active && !ev.ready) {
+                    actions.add(ev, kind, EventActions.CLEAR_EVENT);
+                }
+                return Rc.OK;
+            }
+            if (!ev.active && !ev.ready) {
+                actions.add(ev, kind, EventActions.LEVEL_EVENT);
+                return Rc.OK;
+            }
+            boolean closing = (flags & EventActions.CLOSE_EVENT) != 0;
+            if (ev.active && (ev.ready || closing)) {
+                actions.del(ev, kind, EventActions.LEVEL_EVENT | flags);
+            }
+            return Rc.OK;
+        } catch (IOException e) {
+            log.alert(e.getMessage());
+            return Rc.ERROR;
+        }
+    }
+
     /* ---- posted events ---- */
 
     /**
@@ -219,6 +292,7 @@ public final class EventLoop {
      * @param ev the event
      */
     public void post(Event ev) {
+        debugPost(ev);
         posted.post(ev);
     }
 
@@ -228,6 +302,7 @@ public final class EventLoop {
      * @param ev the event
      */
     public void postNext(Event ev) {
+        debugPost(ev);
         postedNext.post(ev);
     }
 
@@ -238,7 +313,18 @@ public final class EventLoop {
      * @param ev the event
      */
     public void postAccept(Event ev) {
+        debugPost(ev);
         postedAccept.post(ev);
+    }
+
+    /** nginx's "post event %p" and "update posted event %p"; the slot and direction stand for the pointer. */
+    private static void debugPost(Event ev) {
+        ErrorLog l = ev.log;
+        if (l == null || !l.isEnabled(LogLevel.DEBUG)) {
+            return;
+        }
+        String what = ev.data instanceof Connection c ? c.slot() + (ev.write ? "w" : "r") : "?";
+        l.log(LogLevel.DEBUG, (ev.posted() ? "update posted event " : "post event ") + what);
     }
 
     /**
@@ -428,7 +514,11 @@ public final class EventLoop {
             posted.takeAll(postedNext, true);
             timer = 0;
         }
+        int before = time.msec();
         actions.processEvents(timer, flags);
+        if (log.isEnabled(LogLevel.DEBUG)) {
+            log.log(LogLevel.DEBUG, "timer delta: " + (time.msec() - before));
+        }
         if (timerResolution > 0) {
             resolutionTick();
         }
@@ -438,11 +528,14 @@ public final class EventLoop {
         processPosted(posted);
     }
 
-    /** With timer_resolution the cached time moves only when that much time has passed (nginx's SIGALRM). */
+    /**
+     * With timer_resolution the cached time moves only when that much time has passed (nginx's SIGALRM). Measured
+     * from the cached time itself, on its own wrapping millisecond scale: every step is then at least
+     * timer_resolution, and no starting value can stall the clock.
+     */
     private void resolutionTick() {
-        int now = (int) (System.nanoTime() / 1_000_000);
-        if (now - lastResolutionUpdate >= timerResolution) {
-            lastResolutionUpdate = now;
+        int now = (int) Math.floorDiv(System.nanoTime(), 1_000_000L);
+        if (now - time.msec() >= timerResolution) {
             time.update();
         }
     }
@@ -455,15 +548,35 @@ public final class EventLoop {
     }
 
     /**
-     * Releases the event method and closes every connection still open.
+     * Releases the event method and closes every connection still open; listening sockets leave the loop but
+     * stay open (the cycle owns them).
      */
     public void done() {
         for (int i = 0; i < slots.size(); i++) {
             Connection c = slots.slot(i);
-            if (c.fd != -1 && c.listening == null) {
-                closeConnection(c);
+            if (c.fd == -1) {
+                continue;
             }
+            if (c.listening != null && c.listening.connection == c) {
+                releaseListening(c);
+                continue;
+            }
+            closeConnection(c);
         }
         actions.done();
+        accept.close();
+        releaseSocketIo();
+    }
+
+    private void releaseListening(Connection c) {
+        deleteTimer(c.read);
+        try {
+            actions.delConnection(c, 0);
+        } catch (IOException e) {
+            log.alert(e.getMessage());
+        }
+        c.listening.connection = null;
+        c.fd = -1;
+        slots.free(c);
     }
 }

@@ -9,12 +9,15 @@ import java.util.ServiceLoader;
 import java.util.function.Supplier;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.internal.core.BuiltinOrder;
+import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.CycleOptions.Purpose;
 import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.internal.process.SingleProcess;
 import jinx.kernel.spi.JinxModule;
 
 /**
@@ -158,9 +161,13 @@ public final class Main {
         if (cl.test || reportOnly(cl)) {
             return 0;
         }
-        err.print("jinx: [emerg] serving is not built yet: the event loop, HTTP and the master/worker processes "
-            + "come with later issues; -t, -T, -V, -m, -l and -s work\n");
-        return 1;
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        if (core.masterProcess == 1) {
+            err.print("jinx: [emerg] the master and worker processes are not built yet: "
+                + "run with \"master_process off;\" (or -g \"master_process off;\")\n");
+            return 1;
+        }
+        return SingleProcess.run(cycle);
     }
 
     private static boolean reportOnly(CommandLine cl) {

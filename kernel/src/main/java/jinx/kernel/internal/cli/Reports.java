@@ -88,21 +88,21 @@ final class Reports {
     /** {@code -m}: the modules in their resolved order, which is also execution order. */
     static void modules(PrintStream out, KernelCycle cycle) {
         out.print("# modules in resolved order: a module runs after those above it (\"after\" = later here)\n");
-        String format = "%-5s %-5s %-5s %-24s %-10s %-8s %-12s %s%n";
-        out.printf(format, "order", "index", "type#", "name", "type", "origin", "version", "api");
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"order", "index", "type#", "name", "type", "origin", "version", "api", "jar"});
         int order = 0;
         for (LoadedModule m : cycle.modules()) {
-            String origin = m.isStatic() ? "static" : "loaded";
-            out.printf(format, order++, m.index(), m.typeIndex(), m.name(), m.module().type(), origin, m.version(),
-                m.module().builtFor() + (m.isStatic() ? "" : " " + m.jar()));
+            rows.add(new String[] {String.valueOf(order++), String.valueOf(m.index()), String.valueOf(m.typeIndex()),
+                m.name(), m.module().type().name(), m.isStatic() ? "static" : "loaded", m.version(),
+                m.module().builtFor().toString(), m.isStatic() ? "" : m.jar().toString()});
         }
-        out.flush();
+        table(out, rows);
     }
 
     /** {@code -l}: every directive of every module, from the directive tables. */
     static void directives(PrintStream out, KernelCycle cycle) {
-        String format = "%-28s %-14s %-24s %-14s %s%n";
-        out.printf(format, "directive", "module", "contexts", "arity", "note");
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"directive", "module", "contexts", "arity", "note"});
         for (LoadedModule m : cycle.modules()) {
             for (Directive<?> d : m.module().directives()) {
                 List<String> contexts = new ArrayList<>();
@@ -111,9 +111,30 @@ final class Reports {
                 }
                 contexts.sort(null);
                 String arity = Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "");
-                out.printf(format, d.name(), m.name(), String.join(",", contexts), arity,
-                    d.note() == null ? "" : d.note());
+                rows.add(new String[] {d.name(), m.name(), String.join(",", contexts), arity,
+                    d.note() == null ? "" : d.note()});
             }
+        }
+        table(out, rows);
+    }
+
+    /** Columns as wide as their widest cell, two spaces apart, no trailing blanks. */
+    private static void table(PrintStream out, List<String[]> rows) {
+        int[] width = new int[rows.get(0).length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                width[i] = Math.max(width[i], row[i].length());
+            }
+        }
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.length; i++) {
+                line.append(row[i]);
+                if (i < row.length - 1) {
+                    line.append(" ".repeat(width[i] - row[i].length() + 2));
+                }
+            }
+            out.print(line.toString().stripTrailing() + "\n");
         }
         out.flush();
     }

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The fixed order of the built-in modules, nginx's {@code auto/modules}: a built-in module that is present
  * stands where this list puts it, whatever the order of discovery; other modules are placed by their
- * {@code after} and {@code before} names.
+ * {@code after} and {@code before} names. The list is execution order: phase handlers of one phase and filters
+ * run top to bottom (nginx's list runs filters bottom to top; Jinx states every order in the direction it runs).
  */
 public final class BuiltinOrder {
 
@@ -19,7 +20,21 @@ public final class BuiltinOrder {
         "epoll",
         "poll",
         "http",
-        "http_core");
+        "http_core",
+        "http_variables",
+        "http_log",
+        "http_rewrite",
+        "http_access",
+        "http_index",
+        "http_autoindex",
+        "http_static",
+        // filters, in execution order: the response passes them top to bottom
+        "http_not_modified_filter",
+        "http_headers_filter",
+        "http_range_filter",
+        "http_chunked_filter",
+        "http_header_filter",
+        "http_write_filter");
 
     private BuiltinOrder() {
     }

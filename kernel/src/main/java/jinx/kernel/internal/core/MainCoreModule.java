@@ -35,7 +35,6 @@ public final class MainCoreModule implements JinxModule, CoreModule {
 
     private static final Set<Ctx> MAIN = Set.of(Ctx.MAIN);
     private static final String PROCESSES = "parsed and checked; takes effect with the master/worker processes";
-    private static final String EVENTS = "parsed and checked; takes effect with the event loop";
     /** nginx's CPU_SETSIZE on Linux. */
     private static final int CPU_SETSIZE = 1024;
 
@@ -43,9 +42,10 @@ public final class MainCoreModule implements JinxModule, CoreModule {
         Directive.of("daemon", MAIN, Arity.FLAG, CoreConf.class,
             Slots.flag((CoreConf c, boolean on) -> c.daemon = on ? 1 : 0)).note(PROCESSES),
         Directive.of("master_process", MAIN, Arity.FLAG, CoreConf.class,
-            Slots.flag((CoreConf c, boolean on) -> c.masterProcess = on ? 1 : 0)).note(PROCESSES),
+            Slots.flag((CoreConf c, boolean on) -> c.masterProcess = on ? 1 : 0))
+            .note("off serves in one process; on (the master and workers) comes with the process issue"),
         Directive.of("timer_resolution", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.msec((CoreConf c, long v) -> c.timerResolution = v)).note(EVENTS),
+            Slots.msec((CoreConf c, long v) -> c.timerResolution = v)),
         Directive.of("pid", MAIN, Arity.TAKE1, CoreConf.class,
             Slots.path((CoreConf c, Path p) -> c.pid = p)).note(PROCESSES),
         Directive.of("worker_processes", MAIN, Arity.TAKE1, CoreConf.class, MainCoreModule::workerProcesses)

@@ -38,6 +38,9 @@ final class ConfParser implements ConfContext {
 
     static final String COMMAND_LINE = "command line";
 
+    /** Deep enough for any real configuration, shallow enough for the default thread stack. */
+    static final int MAX_INCLUDE_DEPTH = 200;
+
     private enum Mode { FILE, BLOCK, PARAM }
 
     private record Entry(JinxModule module, Directive<?> directive) {
@@ -79,6 +82,10 @@ final class ConfParser implements ConfContext {
         Path key = file.toAbsolutePath().normalize();
         if (including.contains(key)) {
             throw new ConfException("include of \"" + file + "\" is recursive");
+        }
+        if (including.size() >= MAX_INCLUDE_DEPTH) {
+            // nginx runs out of descriptors somewhere deeper; we stop before the stack does
+            throw new ConfException("includes are nested deeper than " + MAX_INCLUDE_DEPTH + " at \"" + file + "\"");
         }
         byte[] content;
         try {

@@ -62,11 +62,18 @@ public final class CycleBuilder {
             return cycle;
         }
         cycle.log(openLog(cycle, options));
+        boolean serving = options.purpose() == CycleOptions.Purpose.RUN;
         try {
+            if (serving) {
+                ListeningSockets.open(cycle, old);
+            }
             for (LoadedModule m : cycle.modules()) {
                 initModule(cycle, m.module());
             }
         } catch (ConfException e) {
+            if (serving) {
+                ListeningSockets.closeOpened(cycle);
+            }
             cycle.log().close();
             throw e;
         }

@@ -167,10 +167,18 @@ public final class EventCoreModule implements JinxModule, CoreModule {
             conf.acceptMutexDelay, shared);
         loop = new EventLoop(cycle, actions, conf.connections, core.timerResolution, accept, cycle.log());
         ((KernelCycle) cycle).eventLoop(loop);
-        for (Listening ls : cycle.listening()) {
-            if (ls.fd() != -1 && ls.worker <= 0) {
-                loop.listen(ls);
+        try {
+            for (Listening ls : cycle.listening()) {
+                if (ls.fd() != -1 && ls.worker <= 0) {
+                    loop.listen(ls);
+                }
             }
+        } catch (IOException | RuntimeException e) {
+            // nginx's worker exits here; a process that goes on (tests, an embedding) must not keep the loop's
+            // descriptors, and its exitProcess is not called for a module whose initProcess failed
+            exitProcess(cycle);
+            ((KernelCycle) cycle).eventLoop(null);
+            throw e;
         }
     }
 

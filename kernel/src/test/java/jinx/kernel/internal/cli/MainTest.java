@@ -31,6 +31,7 @@ import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
+import jinx.kernel.testsuite.FakeEventModule;
 
 /**
  * Runs the {@code jinx} command in process, as {@code bin/jinx} would with the built-in modules, against a
@@ -38,9 +39,14 @@ import jinx.kernel.spi.JinxModule;
  * case ({@code src/core/nginx.c}, {@code ngx_signal_process()}).
  *
  * <p>These tests run on the class path, where {@code load_module} is refused; {@link ModulePathCliTest} runs the
- * launcher on the module path.
+ * launcher on the module path. No event method is on the kernel's class path, so the built-in modules are those
+ * {@link Main#discover()} finds plus {@link FakeEventModule}, and every configuration that must pass has
+ * {@code events {}} (nginx's {@code no "events" section in configuration} otherwise).
  */
 class MainTest {
+
+    /** The block every configuration that passes needs. */
+    static final String EVENTS = "events { }\n";
 
     /** An early-log line on stderr, as nginx writes it when its log is stderr ({@code -e stderr}). */
     private static final String LOG_LINE = "\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d \\[%s\\] \\d+#\\d+: %s\n";
@@ -63,7 +69,7 @@ class MainTest {
         prefix = tmp.toAbsolutePath().normalize();
         Files.createDirectories(prefix.resolve("logs"));
         conf = prefix.resolve("conf/jinx.conf");
-        write(conf, "worker_processes  1;\n");
+        write(conf, "worker_processes  1;\n" + EVENTS);
     }
 
     private static void write(Path file, String text) throws IOException {
@@ -89,7 +95,7 @@ class MainTest {
         int exit;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.ISO_8859_1);
              PrintStream e = new PrintStream(err, true, StandardCharsets.ISO_8859_1)) {
-            exit = new Main(o, e, Main::discover).run(args);
+            exit = new Main(o, e, MainTest::modules).run(args);
         }
         return new Result(exit, out.toString(StandardCharsets.ISO_8859_1), err.toString(StandardCharsets.ISO_8859_1));
     }
@@ -139,13 +145,13 @@ class MainTest {
     @Test
     void testChecksAfterTheSyntaxIsOk() throws IOException {
         // nginx says "syntax is ok" once the file is parsed, then the modules check their confs and the files open
-        write(conf, "worker_processes  3;\nworker_cpu_affinity 01 10;\n");
+        write(conf, "worker_processes  3;\nworker_cpu_affinity 01 10;\n" + EVENTS);
         assertResult(jinx("-t"), 0, "", "jinx: the configuration file " + conf + " syntax is ok\n"
             + "jinx: [warn] the number of \"worker_processes\" is not equal to the number of \"worker_cpu_affinity\" "
             + "masks, using last mask for remaining worker processes\n"
             + "jinx: configuration file " + conf + " test is successful\n");
         Path log = prefix.resolve("nodir/error.log");
-        write(conf, "error_log " + log + ";\n");
+        write(conf, "error_log " + log + ";\n" + EVENTS);
         assertResult(jinx("-t"), 1, "", "jinx: the configuration file " + conf + " syntax is ok\n"
             + failed(conf, "open() \"" + log + "\" failed (2: No such file or directory)"));
     }
@@ -167,7 +173,7 @@ class MainTest {
 
     @Test
     void dumpPrintsEveryFileOnce() throws IOException {
-        String main = "worker_processes  1;\n\ninclude inc/*.conf;\ninclude inc/a.conf;\n";
+        String main = "worker_processes  1;\n\ninclude inc/*.conf;\ninclude inc/a.conf;\n" + EVENTS;
         String a = "env A;\n";
         String b = "# b\nenv B;\ninclude a.conf;\n";
         write(conf, main);
@@ -201,7 +207,7 @@ class MainTest {
         Path other = prefix.resolve("other");
         Files.createDirectories(other.resolve("logs"));
         Path otherConf = other.resolve("conf/jinx.conf");
-        write(otherConf, "env OTHER;\n");
+        write(otherConf, "env OTHER;\n" + EVENTS);
         assertResult(raw("-p", other.toString(), "-t"), 0, "", ok(otherConf));
         // attached, and not normalised by the user: the command normalises it
         assertResult(raw("-p" + prefix + "/./other/", "-t"), 0, "", ok(otherConf));
@@ -210,7 +216,7 @@ class MainTest {
     @Test
     void relativeConfigurationIsUnderThePrefix() throws IOException {
         Path file = prefix.resolve("etc/test.conf");
-        write(file, "worker_processes 2;\n");
+        write(file, "worker_processes 2;\n" + EVENTS);
         assertResult(jinx("-c", "etc/test.conf", "-t"), 0, "", ok(file));
         assertResult(jinx("-cetc/test.conf", "-t"), 0, "", ok(file));
         assertResult(jinx("-tc", "etc/test.conf"), 0, "", ok(file));
@@ -241,7 +247,7 @@ class MainTest {
         assertFalse(Files.exists(bare.resolve("logs")));
 
         // and a success prints what -t always prints
-        write(bareConf, "worker_processes 1;\n");
+        write(bareConf, "worker_processes 1;\n" + EVENTS);
         assertResult(raw("-p", bare.toString(), "-e", "stderr", "-t"), 0, "", ok(bareConf));
     }
 
@@ -258,7 +264,7 @@ class MainTest {
 
     @Test
     void globalDirectives() throws IOException {
-        write(conf, "env A;\n");
+        write(conf, "env A;\n" + EVENTS);
         assertResult(jinx("-g", "worker_processes 2;", "-t"), 0, "", ok(conf));
         assertResult(jinx("-gworker_processes 2; env B;", "-t"), 0, "", ok(conf));
         // -g is parsed before the file, so the file's directive is the duplicate, as in nginx
@@ -287,9 +293,16 @@ class MainTest {
         assertFalse(Versions.JINX.equals("unknown"), "version.properties is not filtered");
     }
 
+    /** The built-in modules as these tests give them to {@link Main}: those discovered, and the fake method. */
+    static List<JinxModule> modules() {
+        List<JinxModule> modules = new ArrayList<>(Main.discover());
+        modules.add(new FakeEventModule());
+        return modules;
+    }
+
     /** The built-in modules in their resolved order: core, errlog, conf, then those later issues add. */
     static List<JinxModule> builtins() throws ConfException {
-        return ModuleSorter.sort(Main.discover(), BuiltinOrder.NAMES);
+        return ModuleSorter.sort(modules(), BuiltinOrder.NAMES);
     }
 
     @Test
@@ -384,7 +397,7 @@ class MainTest {
 
     @Test
     void signalReadsThePidDirective() throws IOException {
-        write(conf, "pid run/master.pid;\n");
+        write(conf, "pid run/master.pid;\n" + EVENTS);
         assertResult(jinx("-s", "quit"), 1, "",
             "jinx: [error] open() \"" + prefix.resolve("run/master.pid")
             + "\" failed (2: No such file or directory)\n");
@@ -430,7 +443,7 @@ class MainTest {
         String[] lines = r.out().split("\n");
         assertEquals("# modules in resolved order: a module runs after those above it (\"after\" = later here)",
             lines[0]);
-        assertEquals(List.of("order", "index", "type#", "name", "type", "origin", "version", "api"),
+        assertEquals(List.of("order", "index", "type#", "name", "type", "origin", "version", "api", "jar"),
             List.of(lines[1].trim().split("\\s+")));
         List<List<String>> rows = new ArrayList<>();
         for (int i = 2; i < lines.length; i++) {
@@ -484,8 +497,9 @@ class MainTest {
         assertTrue(expected.contains("error_log errlog main 1MORE|MULTI"), expected::toString);
         assertTrue(expected.contains("worker_processes core main TAKE1 parsed and checked; takes effect with the "
                                      + "master/worker processes"), expected::toString);
-        assertTrue(expected.contains("timer_resolution core main TAKE1 parsed and checked; takes effect with the "
-                                     + "event loop"), expected::toString);
+        assertTrue(expected.contains("timer_resolution core main TAKE1"), expected::toString);
+        assertTrue(expected.contains("master_process core main FLAG off serves in one process; on (the master and "
+                                     + "workers) comes with the process issue"), expected::toString);
     }
 
     @Test
@@ -495,13 +509,37 @@ class MainTest {
             failed(conf, "\"load_module\" requires the server on the module path in " + conf + ":1"));
     }
 
+    // events
+
+    @Test
+    void eventsSectionIsRequired() throws IOException {
+        write(conf, "worker_processes  1;\n");
+        assertResult(jinx("-t"), 1, "", "jinx: the configuration file " + conf + " syntax is ok\n"
+            + failed(conf, "no \"events\" section in configuration"));
+    }
+
+    @Test
+    void eventsWithoutAnEventMethodFails() {
+        // the kernel alone: events {} is there, but no module can wait for events
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream o = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.ISO_8859_1);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.ISO_8859_1)) {
+            exit = new Main(o, e, Main::discover).run(new String[] {"-p", prefix.toString(), "-t"});
+        }
+        assertEquals(1, exit);
+        assertEquals(failed(conf, "no usable event method: load an event module such as epoll or poll in " + conf
+            + ":2"), err.toString(StandardCharsets.ISO_8859_1));
+    }
+
     // serving
 
     @Test
-    void servingIsNotBuiltYet() {
+    void masterProcessIsNotBuiltYet() {
         Result r = jinx();
         assertEquals(1, r.exit());
         assertEquals("", r.out());
-        assertTrue(r.err().startsWith("jinx: [emerg] serving is not built yet"), r.err());
+        assertTrue(r.err().startsWith("jinx: [emerg] the master and worker processes are not built yet"),
+            r.err());
     }
 }

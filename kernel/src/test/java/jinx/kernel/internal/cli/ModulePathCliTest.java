@@ -28,12 +28,18 @@ import jinx.kernel.internal.cycle.Versions;
 import jinx.kernel.internal.module.TestJars;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.JinxModule;
+import jinx.kernel.testsuite.FakeEventModule;
 
 /**
  * Starts the real launcher in a child JVM on the module path, as {@code bin/jinx} does ({@code java -p ...
  * --add-modules ALL-MODULE-PATH -m jinx.kernel/jinx.kernel.internal.cli.Main}): the project's smoke test of the
  * kernel as a named module, and the test of {@code load_module} end to end, with module jars that
  * {@link TestJars} compiles. Outputs and exit codes are compared exactly, nginx style.
+ *
+ * <p>No event method is built with the kernel, so the module path also holds a test jar providing one,
+ * {@link FakeEventModule#NAME} (as {@link MainTest} adds the class itself): a built-in module there, listed by
+ * {@code -m} like the kernel's own. Configurations that must pass have {@code events {}}, after every
+ * {@code load_module}, since the block fixes the module list.
  */
 @Tag("slow")
 class ModulePathCliTest {
@@ -48,6 +54,7 @@ class ModulePathCliTest {
     private static Path block;
     private static Path major;
     private static Path minor;
+    private static Path eventMethod;
 
     @TempDir
     Path tmp;
@@ -61,6 +68,9 @@ class ModulePathCliTest {
 
     @BeforeAll
     static void buildJars() throws IOException {
+        // built with Jinx's version, which is what -m and -V print for the kernel's built-in modules
+        eventMethod = TestJars.jar(jars.resolve("event"), "jinx.test.event", Versions.JINX,
+            TestJars.eventModule("jinx.test.event", FakeEventModule.NAME, FakeEventModule.METHOD));
         hello = TestJars.jar(jars.resolve("hello"), "jinx.test.hello", "2.3",
             TestJars.simpleModule("jinx.test.hello", "hello", ApiVersion.MAJOR, ApiVersion.MINOR, "hello_text"));
         block = TestJars.jar(jars.resolve("block"), "jinx.test.block",
@@ -87,8 +97,9 @@ class ModulePathCliTest {
     private Result jinx(String... args) throws Exception {
         String java = ProcessHandle.current().info().command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String modulePath = TestJars.kernelModulePath().stream().map(Path::toString)
-            .collect(Collectors.joining(File.pathSeparator));
+        List<Path> entries = new ArrayList<>(TestJars.kernelModulePath());
+        entries.add(eventMethod);
+        String modulePath = entries.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
         List<String> command = new ArrayList<>(List.of(java, "-p", modulePath, "--add-modules", "ALL-MODULE-PATH",
             "-m", MAIN, "-p", prefix.toString(), "-c", conf.toString()));
         command.addAll(List.of(args));
@@ -130,7 +141,7 @@ class ModulePathCliTest {
     @Test
     @Timeout(60)
     void builtinModulesOnTheModulePath() throws Exception {
-        conf("worker_processes 1;\n");
+        conf("worker_processes 1;\n" + MainTest.EVENTS);
         assertResult(jinx("-t"), 0, "", ok());
         Result r = jinx("-m");
         assertEquals(0, r.exit(), r.err());
@@ -141,7 +152,7 @@ class ModulePathCliTest {
     @Test
     @Timeout(60)
     void loadedModuleDirectiveIsAccepted() throws Exception {
-        conf("load_module " + hello + ";\nhello_text world;\n");
+        conf("load_module " + hello + ";\nhello_text world;\n" + MainTest.EVENTS);
         assertResult(jinx("-t"), 0, "", ok());
 
         Result m = jinx("-m");
@@ -188,7 +199,8 @@ class ModulePathCliTest {
     @Test
     @Timeout(60)
     void loadModuleAfterABlockIsTooLate() throws Exception {
-        conf("load_module " + block + ";\nload_module " + hello + ";\ntestblock { }\nhello_text world;\n");
+        conf("load_module " + block + ";\nload_module " + hello + ";\ntestblock { }\nhello_text world;\n"
+             + MainTest.EVENTS);
         assertResult(jinx("-t"), 0, "", ok());
         conf("load_module " + block + ";\ntestblock { }\nload_module " + hello + ";\n");
         assertResult(jinx("-t"), 1, "", failed("\"load_module\" directive is specified too late in " + conf + ":3"));
@@ -235,7 +247,7 @@ class ModulePathCliTest {
     void relativeJarIsUnderThePrefix() throws Exception {
         Path modules = Files.createDirectories(prefix.resolve("modules"));
         Files.copy(hello, modules.resolve("hello.jar"));
-        conf("load_module modules/hello.jar;\nhello_text world;\n");
+        conf("load_module modules/hello.jar;\nhello_text world;\n" + MainTest.EVENTS);
         assertResult(jinx("-t"), 0, "", ok());
         Result m = jinx("-m");
         assertEquals(0, m.exit(), m.err());
@@ -245,7 +257,7 @@ class ModulePathCliTest {
     @Test
     @Timeout(60)
     void reloadSignalsTheMaster() throws Exception {
-        conf("load_module " + hello + ";\nhello_text world;\npid run/master.pid;\n");
+        conf("load_module " + hello + ";\nhello_text world;\npid run/master.pid;\n" + MainTest.EVENTS);
         Process child = new ProcessBuilder("sleep", "30").redirectErrorStream(true).start();
         try {
             Path pid = Files.createDirectories(prefix.resolve("run")).resolve("master.pid");

@@ -294,6 +294,62 @@ public final class TestJars {
         return sources;
     }
 
+    /**
+     * Returns the sources of an event-method module, the module-path twin of
+     * {@link jinx.kernel.testsuite.FakeEventModule}: class {@code <moduleName>.EventMethodModule}, of type
+     * {@code EVENT}, usable, priority 50, whose table does nothing. Put on the module path, it is a built-in
+     * module that lets {@code events {}} find a method where no real one is built yet.
+     *
+     * @param moduleName the JPMS module name, also the Java package of its class
+     * @param name what {@code name()} returns
+     * @param method what {@code methodName()} returns
+     * @return source paths to text, for {@link #jar}
+     */
+    public static Map<String, String> eventModule(String moduleName, String name, String method) {
+        String java = String.join("\n",
+            "package " + moduleName + ";",
+            "",
+            "import jinx.kernel.Connection;",
+            "import jinx.kernel.Cycle;",
+            "import jinx.kernel.Event;",
+            "import jinx.kernel.EventLoop;",
+            "import jinx.kernel.spi.ApiVersion;",
+            "import jinx.kernel.spi.EventActions;",
+            "import jinx.kernel.spi.EventModule;",
+            "import jinx.kernel.spi.JinxModule;",
+            "import jinx.kernel.spi.ModuleType;",
+            "",
+            "public final class EventMethodModule implements JinxModule, EventModule {",
+            "    @Override public String name() { return " + quote(name) + "; }",
+            "    @Override public ModuleType type() { return EventModule.EVENT; }",
+            "    @Override public ApiVersion builtFor() {",
+            "        return ApiVersion.of(ApiVersion.MAJOR, ApiVersion.MINOR);",
+            "    }",
+            "    @Override public Object context() { return this; }",
+            "    @Override public String methodName() { return " + quote(method) + "; }",
+            "    @Override public boolean isUsable() { return true; }",
+            "    @Override public int priority() { return 50; }",
+            "    @Override public EventActions createActions(Cycle cycle, Object conf) {",
+            "        return new EventActions() {",
+            "            @Override public void init(EventLoop loop) { }",
+            "            @Override public void done() { }",
+            "            @Override public void add(Event ev, int kind, int flags) { }",
+            "            @Override public void del(Event ev, int kind, int flags) { }",
+            "            @Override public void addConnection(Connection c) { }",
+            "            @Override public void delConnection(Connection c, int flags) { }",
+            "            @Override public void notify(Runnable handler) { }",
+            "            @Override public void processEvents(long timer, int flags) { }",
+            "            @Override public int flags() { return USE_LEVEL_EVENT; }",
+            "        };",
+            "    }",
+            "}",
+            "");
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put("module-info.java", moduleInfo(moduleName, moduleName + ".EventMethodModule"));
+        sources.put(moduleName.replace('.', '/') + "/EventMethodModule.java", java);
+        return sources;
+    }
+
     private static void compile(List<Path> files, Path classes, String version, Path... modulePath) {
         // java.util.spi.ToolProvider, not javax.tools: maven-compiler-plugin compiles the tests patched into
         // jinx.kernel, which does not read java.compiler; java.base is read by every module.

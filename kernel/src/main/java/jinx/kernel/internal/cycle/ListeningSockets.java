@@ -1,0 +1,224 @@
+package jinx.kernel.internal.cycle;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.Listening;
+import jinx.kernel.os.Errors;
+import jinx.kernel.os.Files;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.SockAddr;
+import jinx.kernel.os.Sockets;
+import jinx.kernel.os.Syscalls;
+
+/**
+ * Opens a cycle's listening sockets, taking over the old cycle's descriptor for the same address, and closes
+ * the old ones no longer configured: nginx's {@code ngx_open_listening_sockets()},
+ * {@code ngx_configure_listening_sockets()} and the listening part of {@code ngx_init_cycle()}
+ * (src/core/ngx_connection.c, src/core/ngx_cycle.c).
+ */
+public final class ListeningSockets {
+
+    /** nginx tries bind() five times, half a second apart, before it gives up. */
+    private static final int BIND_TRIES = 5;
+    private static final long BIND_PAUSE_MS = 500;
+
+    private ListeningSockets() {
+    }
+
+    /**
+     * Opens every listening socket of {@code cycle}, or inherits it from {@code old}.
+     *
+     * @param cycle the new cycle
+     * @param old the cycle in force, or null
+     * @throws ConfException naming the address and the failed call; what this call opened is closed again
+     */
+    public static void open(KernelCycle cycle, KernelCycle old) throws ConfException {
+        List<Listening> opened = new ArrayList<>();
+        Map<Listening, Boolean> taken = new IdentityHashMap<>();
+        try {
+            for (Listening ls : cycle.listening()) {
+                Listening previous = old == null ? null : match(old, ls, taken);
+                if (previous != null) {
+                    taken.put(previous, Boolean.TRUE);
+                    ls.open(previous.fd(), true);
+                    continue;
+                }
+                ls.open(openSocket(ls, cycle.log()), false);
+                opened.add(ls);
+            }
+        } catch (NativeIoException e) {
+            closeAll(opened, cycle.log());
+            // every failed bind() is logged already, as nginx logs each try
+            String text = e.errno() == Errors.EADDRINUSE ? "still could not bind()" : e.getMessage();
+            throw new ConfException(text, e);
+        }
+    }
+
+    /** The old socket for the same address, worker and kind, not yet taken by another new one. */
+    private static Listening match(KernelCycle old, Listening ls, Map<Listening, Boolean> taken) {
+        for (Listening o : old.listening()) {
+            if (o.fd() != -1 && !taken.containsKey(o) && o.sockaddr().equals(ls.sockaddr())
+                && o.reuseport == ls.reuseport && o.worker == ls.worker) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    private static int openSocket(Listening ls, ErrorLog log) throws NativeIoException {
+        SockAddr addr = ls.sockaddr();
+        int fd = Sockets.socket(addr.family(), Platform.SOCK_STREAM | Platform.SOCK_CLOEXEC, 0);
+        try {
+            configure(fd, ls);
+            if (addr.isUnix()) {
+                unlinkStale(addr.path());
+            }
+            bind(fd, addr, log);
+            Sockets.listen(fd, ls.backlog);
+            if (ls.deferredAccept) {
+                // Linux: wake the listener only when data arrives, or after this many seconds
+                Sockets.setsockopt(fd, Platform.IPPROTO_TCP, Platform.TCP_DEFER_ACCEPT, 1);
+            }
+            return fd;
+        } catch (NativeIoException e) {
+            closeQuietly(fd, log);
+            throw e;
+        }
+    }
+
+    private static void configure(int fd, Listening ls) throws NativeIoException {
+        SockAddr addr = ls.sockaddr();
+        if (!addr.isUnix()) {
+            Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_REUSEADDR, 1);
+        }
+        if (ls.reuseport) {
+            Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_REUSEPORT, 1);
+        }
+        if (addr.family() == Platform.AF_INET6) {
+            Sockets.setsockopt(fd, Platform.IPPROTO_IPV6, Platform.IPV6_V6ONLY, ls.ipv6only ? 1 : 0);
+        }
+        if (ls.rcvbuf != -1) {
+            Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_RCVBUF, ls.rcvbuf);
+        }
+        if (ls.sndbuf != -1) {
+            Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_SNDBUF, ls.sndbuf);
+        }
+        if (ls.keepalive != -1) {
+            Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_KEEPALIVE, ls.keepalive);
+        }
+        Syscalls.setNonBlocking(fd);
+    }
+
+    /** A unix socket's file is left behind by a previous run: remove it so bind() can create it anew. */
+    private static void unlinkStale(String path) throws NativeIoException {
+        try {
+            Files.unlink(path);
+        } catch (NativeIoException e) {
+            if (e.errno() != Errors.ENOENT) {
+                throw e;
+            }
+        }
+    }
+
+    private static void bind(int fd, SockAddr addr, ErrorLog log) throws NativeIoException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Sockets.bind(fd, addr);
+                return;
+            } catch (NativeIoException e) {
+                if (e.errno() != Errors.EADDRINUSE) {
+                    throw e;
+                }
+                log.emerg(e.getMessage());
+                if (attempt == BIND_TRIES) {
+                    throw e;
+                }
+                pause();
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(BIND_PAUSE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Closes the sockets of {@code old} that {@code fresh} did not take over (nginx closes them once the new
+     * cycle is in force); a unix socket's file is removed with it.
+     *
+     * @param old the cycle going out
+     * @param fresh the cycle in force
+     */
+    public static void closeUnused(KernelCycle old, KernelCycle fresh) {
+        List<Listening> unused = new ArrayList<>();
+        for (Listening o : old.listening()) {
+            boolean kept = false;
+            for (Listening n : fresh.listening()) {
+                kept |= n.inherited() && n.fd() == o.fd();
+            }
+            if (!kept) {
+                unused.add(o);
+            }
+        }
+        closeAll(unused, fresh.log());
+    }
+
+    /**
+     * Closes the sockets a failed cycle opened itself, leaving those it took over from the cycle in force.
+     *
+     * @param cycle the failed cycle
+     */
+    public static void closeOpened(KernelCycle cycle) {
+        List<Listening> own = new ArrayList<>();
+        for (Listening ls : cycle.listening()) {
+            if (!ls.inherited()) {
+                own.add(ls);
+            }
+        }
+        closeAll(own, cycle.log());
+    }
+
+    /**
+     * Closes every listening socket of a cycle: the server is stopping.
+     *
+     * @param cycle the cycle
+     */
+    public static void closeAll(KernelCycle cycle) {
+        closeAll(cycle.listening(), cycle.log());
+    }
+
+    private static void closeAll(List<Listening> sockets, ErrorLog log) {
+        for (Listening ls : sockets) {
+            if (ls.fd() == -1) {
+                continue;
+            }
+            closeQuietly(ls.fd(), log);
+            ls.open(-1, false);
+            if (ls.sockaddr().isUnix()) {
+                try {
+                    Files.unlink(ls.sockaddr().path());
+                } catch (NativeIoException e) {
+                    log.error(e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(int fd, ErrorLog log) {
+        try {
+            Syscalls.close(fd);
+        } catch (NativeIoException e) {
+            log.alert(e.getMessage());
+        }
+    }
+}
