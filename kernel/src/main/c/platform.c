@@ -137,6 +137,11 @@ main(void)
     FIELD("RLIM_MAX", struct rlimit, rlim_max);
     CONST(RLIM_INFINITY);
 
+    /* struct linger for SO_LINGER (reset_timedout_connection) */
+    SIZEOF("LINGER", struct linger);
+    FIELD("L_ONOFF", struct linger, l_onoff);
+    FIELD("L_LINGER", struct linger, l_linger);
+
     /*
      * Also in jnr-constants, which Platform takes them from: printed so PlatformTest can check jnr-constants
      * against this machine's headers.

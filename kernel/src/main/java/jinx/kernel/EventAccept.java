@@ -132,6 +132,8 @@ final class EventAccept {
                 return;
             }
             c.listening = ls;
+            // a new socket can be written to at once: nginx's ngx_event_accept() sets wev->ready
+            c.write.ready = true;
             c.number = loop.nextConnectionNumber();
             c.addrText = SockAddr.decode(sockaddr, NativeMemory.getInt(socklen)).toString();
             if (c.log.isEnabled(LogLevel.DEBUG)) {

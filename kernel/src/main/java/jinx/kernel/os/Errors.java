@@ -24,6 +24,12 @@ public final class Errors {
     public static final int ENOENT = Errno.ENOENT.intValue();
     /** Permission denied. */
     public static final int EACCES = Errno.EACCES.intValue();
+    /** A component of a path is not a directory: the static module answers 404, as for ENOENT. */
+    public static final int ENOTDIR = Errno.ENOTDIR.intValue();
+    /** File name too long: the static module answers 404. */
+    public static final int ENAMETOOLONG = Errno.ENAMETOOLONG.intValue();
+    /** Too many symbolic links: nginx answers 403 where it has {@code openat()}. */
+    public static final int ELOOP = Errno.ELOOP.intValue();
     /** The process is out of descriptors: nginx disables accept for a while. */
     public static final int EMFILE = Errno.EMFILE.intValue();
     /** The system is out of descriptors. */

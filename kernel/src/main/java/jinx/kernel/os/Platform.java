@@ -60,6 +60,8 @@ public final class Platform {
     public static final int SO_RCVBUF = jnr(SocketOption.SO_RCVBUF);
     /** {@code SO_SNDBUF}. */
     public static final int SO_SNDBUF = jnr(SocketOption.SO_SNDBUF);
+    /** {@code SO_LINGER}. */
+    public static final int SO_LINGER = jnr(SocketOption.SO_LINGER);
     /** {@code SO_ERROR}. */
     public static final int SO_ERROR = jnr(SocketOption.SO_ERROR);
     /** {@code IPPROTO_TCP}. */

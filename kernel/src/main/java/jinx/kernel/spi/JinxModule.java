@@ -74,6 +74,18 @@ public interface JinxModule {
     }
 
     /**
+     * Returns lines that {@code jinx -m} prints under the module table: what this module built from the
+     * configuration that a reader should see, such as the HTTP phase handlers and filter chains in execution
+     * order.
+     *
+     * @param cycle the cycle the configuration built
+     * @return the lines, none by default
+     */
+    default List<String> report(Cycle cycle) {
+        return List.of();
+    }
+
+    /**
      * Called in the master once per cycle, after the configuration is parsed (nginx's {@code init_module}).
      *
      * @param cycle the new cycle

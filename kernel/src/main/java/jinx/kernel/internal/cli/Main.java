@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import jinx.kernel.ConfException;
 import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
+import jinx.kernel.Listening;
+import jinx.kernel.LogLevel;
 import jinx.kernel.internal.core.BuiltinOrder;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.CycleBuilder;
@@ -18,6 +20,8 @@ import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.CycleOptions.Purpose;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.process.SingleProcess;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Sockets;
 import jinx.kernel.spi.JinxModule;
 
 /**
@@ -167,7 +171,40 @@ public final class Main {
                 + "run with \"master_process off;\" (or -g \"master_process off;\")\n");
             return 1;
         }
+        announceListening(cycle);
         return SingleProcess.run(cycle);
+    }
+
+    /**
+     * Says where the server listens, which nginx leaves to {@code ss -l}: a person who just typed {@code bin/jinx}
+     * needs the address. The line goes to the error log at {@code notice}, and as {@code jinx: [notice] ...} to
+     * stderr unless the log writes that level to stderr itself. A port the kernel picked ({@code :0}) is shown as
+     * bound.
+     */
+    private void announceListening(KernelCycle cycle) {
+        boolean onStderr = false;
+        for (ErrorLog.Target t : cycle.log().targets()) {
+            onStderr |= t.file() == null && t.level().compareTo(LogLevel.NOTICE) >= 0;
+        }
+        for (Listening ls : cycle.listening()) {
+            String text = "listening on " + boundAddress(ls);
+            cycle.log().notice(text);
+            if (!onStderr) {
+                err.print("jinx: [notice] " + text + "\n");
+            }
+        }
+        err.flush();
+    }
+
+    private static String boundAddress(Listening ls) {
+        if (ls.sockaddr().isUnix() || ls.sockaddr().port() != 0 || ls.fd() == -1) {
+            return ls.addrText();
+        }
+        try {
+            return Sockets.getsockname(ls.fd()).toString();
+        } catch (NativeIoException e) {
+            return ls.addrText();
+        }
     }
 
     private static boolean reportOnly(CommandLine cl) {

@@ -97,6 +97,17 @@ final class Reports {
                 m.module().builtFor().toString(), m.isStatic() ? "" : m.jar().toString()});
         }
         table(out, rows);
+        for (LoadedModule m : cycle.modules()) {
+            List<String> lines = m.module().report(cycle);
+            if (lines.isEmpty()) {
+                continue;
+            }
+            out.print("\n# " + m.name() + "\n");
+            for (String line : lines) {
+                out.print(line + "\n");
+            }
+        }
+        out.flush();
     }
 
     /** {@code -l}: every directive of every module, from the directive tables. */

@@ -21,6 +21,7 @@ public final class BuiltinOrder {
         "poll",
         "http",
         "http_core",
+        "http_request",
         "http_variables",
         "http_log",
         "http_rewrite",

@@ -1,0 +1,58 @@
+package jinx.http;
+
+/**
+ * A request's headers: the lines in order and the ones the core interprets, nginx's
+ * {@code ngx_http_headers_in_t}.
+ */
+public final class HeadersIn {
+
+    /** Every header line, in order. */
+    public final HttpHeaders headers = new HttpHeaders();
+    /** {@code Host}, validated, lower case, without the port (nginx's {@code headers_in.server}); or null. */
+    public String server;
+    /** The {@code Host} line, or null. */
+    public HttpHeaders.Entry host;
+    /** The {@code Content-Length} line, or null. */
+    public HttpHeaders.Entry contentLength;
+    /** {@code Content-Length} as a number, -1 when absent. */
+    public long contentLengthN = -1;
+    /** The {@code Transfer-Encoding} line, or null. */
+    public HttpHeaders.Entry transferEncoding;
+    /** The body is chunked. */
+    public boolean chunked;
+    /** The {@code Connection} line, or null. */
+    public HttpHeaders.Entry connection;
+    /** {@code Connection: close} (1), {@code keep-alive} (2), or 0. */
+    public int connectionType;
+    /** The {@code Expect} line, or null. */
+    public HttpHeaders.Entry expect;
+    /** The {@code If-Modified-Since} line, or null. */
+    public HttpHeaders.Entry ifModifiedSince;
+    /** The {@code If-Unmodified-Since} line, or null. */
+    public HttpHeaders.Entry ifUnmodifiedSince;
+    /** The {@code If-Match} line, or null. */
+    public HttpHeaders.Entry ifMatch;
+    /** The {@code If-None-Match} line, or null. */
+    public HttpHeaders.Entry ifNoneMatch;
+    /** The {@code Range} line, or null. */
+    public HttpHeaders.Entry range;
+    /** The {@code If-Range} line, or null. */
+    public HttpHeaders.Entry ifRange;
+    /** The {@code User-Agent} line, or null. */
+    public HttpHeaders.Entry userAgent;
+    /** The {@code Referer} line, or null. */
+    public HttpHeaders.Entry referer;
+    /** The {@code Content-Type} line, or null. */
+    public HttpHeaders.Entry contentType;
+    /** The {@code Authorization} line, or null. */
+    public HttpHeaders.Entry authorization;
+    /** The {@code Cookie} lines (chained through {@code next}), or null. */
+    public HttpHeaders.Entry cookie;
+    /** The {@code X-Forwarded-For} lines, or null. */
+    public HttpHeaders.Entry xForwardedFor;
+
+    /** {@link #connectionType}: close. */
+    public static final int CONNECTION_CLOSE = 1;
+    /** {@link #connectionType}: keep-alive. */
+    public static final int CONNECTION_KEEP_ALIVE = 2;
+}

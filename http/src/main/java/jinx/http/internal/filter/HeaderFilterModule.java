@@ -1,0 +1,304 @@
+package jinx.http.internal.filter;
+
+import java.util.List;
+
+import jinx.http.HeadersOut;
+import jinx.http.HttpHeaders;
+import jinx.http.HttpRequest;
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.core.HttpCoreSrvConf;
+import jinx.http.internal.request.CoreRequest;
+import jinx.http.internal.variables.RequestFacts;
+import jinx.http.internal.variables.TimeFormats;
+import jinx.http.spi.BodyFilter;
+import jinx.http.spi.HttpConfig;
+import jinx.http.spi.HttpCtx;
+import jinx.http.spi.HttpModule;
+import jinx.kernel.Buf;
+import jinx.kernel.ConfException;
+import jinx.kernel.BufChain;
+import jinx.kernel.Connection;
+import jinx.kernel.Cycle;
+import jinx.kernel.LoadedModule;
+import jinx.kernel.Rc;
+import jinx.kernel.os.SockAddr;
+import jinx.kernel.spi.ApiVersion;
+import jinx.kernel.spi.JinxModule;
+import jinx.kernel.spi.ModuleType;
+
+/**
+ * The {@code http_header_filter} module, nginx's {@code ngx_http_header_filter_module.c}: the last header filter.
+ * It writes the status line and the headers, in nginx's order — {@code Server}, {@code Date},
+ * {@code Content-Type}, {@code Content-Length}, {@code Last-Modified}, {@code Location} (made absolute),
+ * {@code Transfer-Encoding}, {@code Connection}, {@code Keep-Alive}, then every other header in the order it was
+ * added — into one buffer and hands it straight to the write filter. An HTTP/0.9 response has no header; a HEAD
+ * request, a 204 and a 304 are header only.
+ */
+public final class HeaderFilterModule implements JinxModule, HttpModule {
+
+    /** The module's name. */
+    public static final String NAME = "http_header_filter";
+
+    private static final String CRLF = "\r\n";
+    private static final String SERVER = "Server: jinx" + CRLF;
+
+    private String serverFull;
+    private String serverBuild;
+    private WriteFilterModule output;
+    private BodyFilter.Next writer;
+
+    /**
+     * The module, as {@code ServiceLoader} makes it; {@link #postconfiguration} completes it.
+     */
+    public HeaderFilterModule() {
+        version("unknown");
+    }
+
+    /**
+     * A header filter sending with {@code writer} (tests).
+     *
+     * @param version the version {@code server_tokens on} sends
+     * @param output the write filter, which keeps the request's output state
+     * @param writer where the header's buffer goes
+     */
+    HeaderFilterModule(String version, WriteFilterModule output, BodyFilter.Next writer) {
+        version(version);
+        this.output = output;
+        this.writer = writer;
+    }
+
+    private void version(String version) {
+        this.serverFull = "Server: jinx/" + version + CRLF;
+        this.serverBuild = serverFull;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ModuleType type() {
+        return HttpCtx.HTTP;
+    }
+
+    @Override
+    public ApiVersion builtFor() {
+        return ApiVersion.CURRENT;
+    }
+
+    @Override
+    public Object context() {
+        return this;
+    }
+
+    /**
+     * Registers the filter; as in nginx it sends through the write filter directly, which must be loaded.
+     *
+     * @param cf the configuration
+     * @throws ConfException when {@code http_write_filter} is missing
+     */
+    @Override
+    public void postconfiguration(HttpConfig cf) throws ConfException {
+        version(version(cf.cycle()));
+        LoadedModule w = cf.cycle() == null ? null : cf.cycle().module(WriteFilterModule.NAME);
+        if (w == null || !(w.module() instanceof WriteFilterModule write)) {
+            throw new ConfException("module \"" + NAME + "\" needs module \"" + WriteFilterModule.NAME + "\"");
+        }
+        output = write;
+        writer = write::write;
+        cf.addHeaderFilter((r, next) -> filter(r));
+    }
+
+    /** The server's version: the kernel's, as {@code $jinx_version} has it. */
+    private static String version(Cycle cycle) {
+        LoadedModule core = cycle == null ? null : cycle.module("core");
+        if (core != null && core.version() != null && !"-".equals(core.version())) {
+            return core.version();
+        }
+        String impl = HeaderFilterModule.class.getPackage().getImplementationVersion();
+        return impl != null ? impl : "unknown";
+    }
+
+    /**
+     * The header filter: nginx's {@code ngx_http_header_filter()}.
+     *
+     * @param r the request
+     * @return what the write filter answers, {@link Rc#OK} when no header is sent
+     */
+    public int filter(HttpRequest r) {
+        if (r.headerSent) {
+            return Rc.OK;
+        }
+        r.headerSent = true;
+        if (r.httpVersion < HttpRequest.VERSION_10) {
+            return Rc.OK;
+        }
+        if (r.method == HttpRequest.HEAD) {
+            r.headerOnly = true;
+        }
+        HeadersOut h = r.headersOut;
+        if (h.lastModifiedTime != -1 && h.status != 200 && h.status != 206 && h.status != 304) {
+            h.lastModifiedTime = -1;
+        }
+        StringBuilder sb = new StringBuilder(256);
+        sb.append("HTTP/1.1 ").append(statusLine(r)).append(CRLF);
+        HttpCoreLocConf clcf = CoreConfs.loc(r);
+        headers(r, h, clcf, sb);
+        sb.append(CRLF);
+
+        Buf b = OutBufs.temp(sb.length());
+        OutBufs.put(b.mem, sb);
+        b.mem.flip();
+        if (r.headerOnly) {
+            b.last = true;
+        }
+        output.output(r).headerSize = sb.length();
+        if (r instanceof CoreRequest cr) {
+            cr.headerSize = sb.length();
+        }
+        return writer.filter(r, BufChain.of(b));
+    }
+
+    /** The status line without the protocol; a 204 or 304 makes the response header only, as in nginx. */
+    private static String statusLine(HttpRequest r) {
+        HeadersOut h = r.headersOut;
+        if (h.statusLine != null && !h.statusLine.isEmpty()) {
+            return h.statusLine;
+        }
+        int status = h.status;
+        if (status == 204) {
+            r.headerOnly = true;
+            h.contentType = null;
+            h.lastModifiedTime = -1;
+            h.contentLengthN = -1;
+        } else if (status == 304) {
+            r.headerOnly = true;
+        }
+        return StatusLines.line(status);
+    }
+
+    private void headers(HttpRequest r, HeadersOut h, HttpCoreLocConf clcf, StringBuilder sb) {
+        if (clcf.serverTokens == HttpCoreLocConf.SERVER_TOKENS_ON) {
+            sb.append(serverFull);
+        } else if (clcf.serverTokens == HttpCoreLocConf.SERVER_TOKENS_BUILD) {
+            sb.append(serverBuild);
+        } else {
+            sb.append(SERVER);
+        }
+        sb.append("Date: ").append(r.loop().httpTime()).append(CRLF);
+        if (h.contentType != null && !h.contentType.isEmpty()) {
+            sb.append("Content-Type: ").append(h.contentType);
+            // nginx appends the charset when the type has no parameters of its own (content_type_len == len)
+            if (h.charset != null && !h.charset.isEmpty() && h.contentType.indexOf(';') < 0) {
+                sb.append("; charset=").append(h.charset);
+            }
+            sb.append(CRLF);
+        }
+        if (h.contentLengthN >= 0) {
+            sb.append("Content-Length: ").append(h.contentLengthN).append(CRLF);
+        }
+        if (h.lastModifiedTime != -1) {
+            sb.append("Last-Modified: ").append(TimeFormats.http(h.lastModifiedTime)).append(CRLF);
+        }
+        HttpHeaders.Entry absolute = absoluteLocation(r, h, clcf);
+        if (absolute != null) {
+            sb.append("Location: ").append(absolute.value).append(CRLF);
+        }
+        if (r.chunked) {
+            sb.append("Transfer-Encoding: chunked").append(CRLF);
+        }
+        if (h.status == 101) {
+            sb.append("Connection: upgrade").append(CRLF);
+        } else if (r.keepalive) {
+            sb.append("Connection: keep-alive").append(CRLF);
+            if (clcf.keepaliveHeader > 0) {
+                sb.append("Keep-Alive: timeout=").append(clcf.keepaliveHeader).append(CRLF);
+            }
+        } else {
+            sb.append("Connection: close").append(CRLF);
+        }
+        List<HttpHeaders.Entry> entries = h.headers.entries();
+        HttpHeaders.Entry loc = h.location;
+        if (loc != null && loc != absolute && !loc.removed && !contains(entries, loc)) {
+            // a Location kept only in headersOut.location goes first among the others (nginx lists it there)
+            line(sb, loc);
+        }
+        for (HttpHeaders.Entry e : entries) {
+            if (!e.removed && e != absolute) {
+                line(sb, e);
+            }
+        }
+    }
+
+    private static void line(StringBuilder sb, HttpHeaders.Entry e) {
+        sb.append(e.name).append(": ").append(e.value).append(CRLF);
+    }
+
+    private static boolean contains(List<HttpHeaders.Entry> entries, HttpHeaders.Entry e) {
+        for (HttpHeaders.Entry x : entries) {
+            if (x == e) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Makes a {@code Location} that starts with a slash absolute when {@code absolute_redirect} is on: the scheme,
+     * the host ({@code server_name_in_redirect}'s server name, else the request's {@code Host}, else the local
+     * address) and the port ({@code port_in_redirect}, unless 80). The header's value is replaced, for logging, as
+     * nginx does.
+     *
+     * @return the Location entry when made absolute (it is then written in its place), else null
+     */
+    private static HttpHeaders.Entry absoluteLocation(HttpRequest r, HeadersOut h, HttpCoreLocConf clcf) {
+        HttpHeaders.Entry loc = h.location;
+        if (loc == null || loc.removed || loc.value == null || loc.value.isEmpty() || loc.value.charAt(0) != '/'
+            || clcf.absoluteRedirect != 1) {
+            return null;
+        }
+        RequestFacts facts = r instanceof RequestFacts f ? f : null;
+        String host;
+        if (clcf.serverNameInRedirect == 1) {
+            HttpCoreSrvConf cscf = CoreConfs.srv(r);
+            host = cscf.serverName == null ? "" : cscf.serverName;
+        } else if (r.headersIn.server != null && !r.headersIn.server.isEmpty()) {
+            host = r.headersIn.server;
+        } else {
+            host = facts != null ? facts.serverAddr() : localAddress(r.connection());
+        }
+        int port = facts != null ? facts.serverPort() : localPort(r.connection());
+        boolean ssl = facts != null && facts.ssl();
+        if (clcf.portInRedirect == 1) {
+            port = port == (ssl ? 443 : 80) ? 0 : port;
+        } else {
+            port = 0;
+        }
+        StringBuilder v = new StringBuilder(16 + host.length() + loc.value.length());
+        v.append(ssl ? "https://" : "http://").append(host);
+        if (port != 0) {
+            v.append(':').append(port);
+        }
+        loc.value = v.append(loc.value).toString();
+        return loc;
+    }
+
+    private static String localAddress(Connection c) {
+        if (c.listening == null) {
+            return "";
+        }
+        SockAddr sa = c.listening.sockaddr();
+        if (sa.isUnix()) {
+            return "unix:" + sa.path();
+        }
+        return sa.inetAddress().getHostAddress();
+    }
+
+    private static int localPort(Connection c) {
+        if (c.listening == null || c.listening.sockaddr().isUnix()) {
+            return 0;
+        }
+        return c.listening.sockaddr().port();
+    }
+}

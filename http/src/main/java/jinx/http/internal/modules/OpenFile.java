@@ -1,0 +1,107 @@
+package jinx.http.internal.modules;
+
+import jinx.http.HttpRequest;
+import jinx.http.internal.request.CoreRequest;
+import jinx.kernel.LogLevel;
+import jinx.kernel.os.Errors;
+import jinx.kernel.os.FileStat;
+import jinx.kernel.os.Files;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.Syscalls;
+
+/**
+ * A file opened for a request as nginx's {@code ngx_open_cached_file()} opens one without a cache
+ * ({@code ngx_open_and_stat_file()}): {@code open(O_RDONLY|O_NONBLOCK)} (non-blocking so that a FIFO cannot hang the
+ * loop), then {@code fstat()}. A directory's descriptor is closed at once; a file's is closed when the request is
+ * freed (nginx's pool cleanup), so a response still being sent keeps it.
+ *
+ * <p>Symbolic links are followed: {@code disable_symlinks} is not implemented, which is nginx's default
+ * ({@code disable_symlinks off}).
+ *
+ * @param fd the descriptor of a file, -1 for a directory or a failure
+ * @param size the size in bytes
+ * @param mtime the modification time in seconds
+ * @param isDir a directory
+ * @param isFile a regular file
+ * @param err the errno of a failure, 0 when opened (or when {@code fstat()} failed, logged at crit)
+ * @param failed the call that failed ({@code open()}), for the message, or null
+ */
+record OpenFile(int fd, long size, long mtime, boolean isDir, boolean isFile, int err, String failed) {
+
+    private static final int FLAGS = Platform.O_RDONLY | Platform.O_NONBLOCK | Platform.O_CLOEXEC;
+
+    /**
+     * Tells whether the file was opened (or is a directory).
+     *
+     * @return true on success
+     */
+    boolean ok() {
+        return failed == null;
+    }
+
+    /**
+     * Opens {@code path} for {@code r}; the descriptor of a file is closed when the request is freed.
+     *
+     * @param r the request
+     * @param path the file name (a byte string, one char per byte)
+     * @return what was found
+     */
+    static OpenFile open(HttpRequest r, String path) {
+        return open(r, path, true);
+    }
+
+    /**
+     * Tests {@code path} as nginx's {@code of.test_only} does: opened and closed again at once.
+     *
+     * @param r the request
+     * @param path the file name
+     * @return what was found; its descriptor is already closed
+     */
+    static OpenFile test(HttpRequest r, String path) {
+        return open(r, path, false);
+    }
+
+    private static OpenFile open(HttpRequest r, String path, boolean keep) {
+        int fd;
+        try {
+            fd = Files.open(path, FLAGS, 0);
+        } catch (NativeIoException e) {
+            return new OpenFile(-1, 0, 0, false, false, e.errno(), "open()");
+        } catch (IllegalArgumentException e) {
+            // a NUL byte: no file has such a name (nginx refuses "%00" in the URI before it gets here)
+            return new OpenFile(-1, 0, 0, false, false, Errors.ENOENT, "open()");
+        }
+        FileStat st;
+        try {
+            st = Files.fstat(fd);
+        } catch (NativeIoException e) {
+            CoreOutput.log(r, LogLevel.CRIT, e.errno(), "fstat() \"" + path + "\" failed");
+            close(r, fd, path);
+            return new OpenFile(-1, 0, 0, false, false, 0, "fstat()");
+        }
+        if (st.isDirectory() || !keep) {
+            close(r, fd, path);
+            fd = -1;
+        } else if (r instanceof CoreRequest cr) {
+            int own = fd;
+            cr.addCleanup(() -> close(r, own, path));
+        }
+        return new OpenFile(fd, st.size(), st.mtimeSec(), st.isDirectory(), st.isRegular(), 0, null);
+    }
+
+    /**
+     * Closes a descriptor, logging a failure at alert as nginx's {@code ngx_pool_cleanup_file()} does.
+     *
+     * @param r the request
+     * @param fd the descriptor
+     * @param path its file's name
+     */
+    static void close(HttpRequest r, int fd, String path) {
+        try {
+            Syscalls.close(fd);
+        } catch (NativeIoException e) {
+            CoreOutput.log(r, LogLevel.ALERT, e.errno(), "close() \"" + path + "\" failed");
+        }
+    }
+}

@@ -1,0 +1,336 @@
+package jinx.http.internal.request;
+
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.io.HttpRequestBody;
+import jinx.http.spi.PhaseHandler;
+import jinx.kernel.Connection;
+import jinx.kernel.Event;
+import jinx.kernel.LogLevel;
+import jinx.kernel.Rc;
+
+/**
+ * Finishing a request: nginx's {@code ngx_http_request_handler()}, {@code ngx_http_run_posted_requests()},
+ * {@code ngx_http_finalize_request()}, {@code ngx_http_terminate_request()},
+ * {@code ngx_http_finalize_connection()}, {@code ngx_http_set_write_handler()}, {@code ngx_http_writer()},
+ * {@code ngx_http_block_reading()}, {@code ngx_http_test_reading()}, {@code ngx_http_post_action()},
+ * {@code ngx_http_close_request()}, {@code ngx_http_free_request()}, {@code ngx_http_log_request()} and
+ * {@code ngx_http_close_connection()} (src/http/ngx_http_request.c). Keep-alive and lingering close are in
+ * {@link KeepAlive}.
+ *
+ * <p>Reference counting is nginx's, for one thread and without subrequests: {@link CoreRequest#count} starts at 1;
+ * reading or discarding a body and every internal redirect add one, and each {@code finalizeRequest(DONE)} or
+ * {@link #closeRequest} takes one; the request is freed when it falls to 0.
+ */
+public final class RequestFinalizer {
+
+    private RequestFinalizer() {
+    }
+
+    /**
+     * The connection's event handler while a request runs: nginx's {@code ngx_http_request_handler()}.
+     *
+     * @param ev the read or write event
+     */
+    static void requestHandler(Event ev) {
+        HttpConnection hc = HttpConnection.of(ev.connection());
+        try {
+            runRequest(ev, hc);
+        } catch (RuntimeException | StackOverflowError e) {
+            failed(hc, e);
+        }
+    }
+
+    private static void runRequest(Event ev, HttpConnection hc) {
+        Connection c = hc.c;
+        CoreRequest r = hc.request;
+        if (c.close) {
+            r.count++;
+            terminateRequest(r, 0);
+            runPostedRequests(hc);
+            return;
+        }
+        if (ev.delayed && ev.timedout) {
+            ev.delayed = false;
+            ev.timedout = false;
+        }
+        if (ev.write) {
+            r.writeEventHandler.handle(r);
+        } else {
+            r.readEventHandler.handle(r);
+        }
+        runPostedRequests(hc);
+    }
+
+    /**
+     * Ends a connection whose handler failed with an exception (a bug: nginx has no such path): the failure is
+     * logged at alert, the request (if any) is logged and freed with 500, and the connection closed, so that
+     * nothing a client sends can leave a connection stuck.
+     *
+     * @param hc the connection
+     * @param e the failure
+     */
+    static void failed(HttpConnection hc, Throwable e) {
+        hc.log(LogLevel.ALERT, "unexpected " + e);
+        CoreRequest r = hc.request;
+        if (hc.c.fd() == -1 || hc.c.data != hc) {
+            return;
+        }
+        if (r != null && !r.freed) {
+            r.count = 1;
+            try {
+                closeRequest(r, HttpStatus.INTERNAL_SERVER_ERROR);
+                return;
+            } catch (RuntimeException again) {
+                hc.log(LogLevel.ALERT, "unexpected " + again);
+            }
+        }
+        if (hc.c.fd() != -1 && hc.c.data == hc) {
+            closeConnection(hc);
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_http_run_posted_requests()}: runs the request's write handler when something posted it
+     * (only {@link #terminateRequest} does, Jinx having no subrequests), after the handler that did so returned.
+     *
+     * @param hc the connection
+     */
+    static void runPostedRequests(HttpConnection hc) {
+        for (;;) {
+            if (hc.c.destroyed || hc.c.fd() == -1) {
+                return;
+            }
+            CoreRequest r = hc.request;
+            if (r == null || !r.posted) {
+                return;
+            }
+            r.posted = false;
+            r.writeEventHandler.handle(r);
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_http_finalize_request()}.
+     *
+     * @param r the request
+     * @param rc {@link Rc#DONE}, {@link Rc#OK}, {@link Rc#DECLINED}, {@link Rc#ERROR}, {@link Rc#AGAIN} or a status
+     */
+    static void finalizeRequest(CoreRequest r, int rc) {
+        Connection c = r.c;
+        if (rc == Rc.DONE) {
+            finalizeConnection(r);
+            return;
+        }
+        if (rc == Rc.OK && r.filterFinalize) {
+            c.error = true;
+        }
+        if (rc == Rc.DECLINED) {
+            r.contentHandler = null;
+            r.writeEventHandler = PhaseRunner::runPhases;
+            PhaseRunner.runPhases(r);
+            return;
+        }
+        if (rc == Rc.ERROR || rc == HttpStatus.REQUEST_TIME_OUT || rc == HttpStatus.CLIENT_CLOSED_REQUEST
+            || c.error) {
+            if (postAction(r) == Rc.OK) {
+                return;
+            }
+            terminateRequest(r, rc);
+            return;
+        }
+        if (rc >= HttpStatus.SPECIAL_RESPONSE || rc == HttpStatus.CREATED || rc == HttpStatus.NO_CONTENT) {
+            if (rc == HttpStatus.CLOSE) {
+                c.timedout = true;
+                terminateRequest(r, rc);
+                return;
+            }
+            c.loop().deleteTimer(c.read);
+            c.loop().deleteTimer(c.write);
+            c.read.handler = RequestFinalizer::requestHandler;
+            c.write.handler = RequestFinalizer::requestHandler;
+            finalizeRequest(r, SpecialResponse.handle(r, rc));
+            return;
+        }
+        if (r.buffered != 0 || r.hc.buffered != 0) {
+            if (RequestEvents.setWriteHandler(r) != Rc.OK) {
+                terminateRequest(r, 0);
+            }
+            return;
+        }
+        r.done = true;
+        r.readEventHandler = RequestEvents::blockReading;
+        r.writeEventHandler = RequestEvents::emptyHandler;
+        if (!r.postAction) {
+            r.requestComplete = true;
+        }
+        if (postAction(r) == Rc.OK) {
+            return;
+        }
+        c.loop().deleteTimer(c.read);
+        if (c.write.timerSet()) {
+            c.write.delayed = false;
+            c.loop().deleteTimer(c.write);
+        }
+        finalizeConnection(r);
+    }
+
+    /**
+     * nginx's {@code ngx_http_terminate_request()}: the request ends without more output; once the handler that
+     * called this returns, the connection closes.
+     *
+     * @param r the request
+     * @param rc the status to log, or 0
+     */
+    static void terminateRequest(CoreRequest r, int rc) {
+        if (rc > 0 && (r.headersOut.status == 0 || r.c.sent == 0)) {
+            r.headersOut.status = rc;
+        }
+        r.runCleanups();
+        if (r.writeEventHandler != null) {
+            r.posted = true;
+            r.writeEventHandler = RequestFinalizer::terminateHandler;
+            return;
+        }
+        closeRequest(r, rc);
+    }
+
+    /** nginx's {@code ngx_http_terminate_handler()}. */
+    private static void terminateHandler(CoreRequest r) {
+        r.count = 1;
+        closeRequest(r, 0);
+    }
+
+    /**
+     * nginx's {@code ngx_http_finalize_connection()}: keep-alive, lingering close or close.
+     *
+     * @param r the request
+     */
+    static void finalizeConnection(CoreRequest r) {
+        HttpCoreLocConf clcf = r.clcf();
+        Connection c = r.c;
+        if (r.count != 1) {
+            if (r.discardBody) {
+                r.readEventHandler = HttpRequestBody::discardedRequestBodyHandler;
+                c.loop().addTimer(c.read, clcf.lingeringTimeout);
+                if (r.lingeringTime == 0) {
+                    r.lingeringTime = KeepAlive.nowSec(r.hc) + clcf.lingeringTime / 1000;
+                }
+            }
+            closeRequest(r, 0);
+            return;
+        }
+        if (c.read.eof) {
+            closeRequest(r, 0);
+            return;
+        }
+        if (r.readingBody) {
+            r.keepalive = false;
+            r.lingeringClose = true;
+        }
+        if (r.keepalive && clcf.keepaliveTimeout > 0) {
+            KeepAlive.setKeepalive(r);
+            return;
+        }
+        if (clcf.lingeringClose == HttpCoreLocConf.LINGERING_ALWAYS
+            || (clcf.lingeringClose == HttpCoreLocConf.LINGERING_ON
+                && (r.lingeringClose || r.headerIn.position() < r.headerIn.limit() || c.read.ready
+                    || r.hc.pipeline))) {
+            KeepAlive.setLingeringClose(r.hc);
+            return;
+        }
+        closeRequest(r, 0);
+    }
+
+    /** nginx's {@code ngx_http_post_action()}: {@code post_action} runs the request again, its response unsent. */
+    private static int postAction(CoreRequest r) {
+        HttpCoreLocConf clcf = r.clcf();
+        String pa = clcf.postAction;
+        if (pa == null) {
+            return Rc.DECLINED;
+        }
+        if (r.postAction && r.uriChanges == 0) {
+            return Rc.DECLINED;
+        }
+        r.count--;
+        r.httpVersion = CoreRequest.VERSION_9;
+        r.headerOnly = true;
+        r.postAction = true;
+        r.readEventHandler = RequestEvents::blockReading;
+        if (pa.startsWith("/")) {
+            r.internalRedirect(pa, null);
+        } else {
+            r.namedLocation(pa);
+        }
+        return Rc.OK;
+    }
+
+    /**
+     * nginx's {@code ngx_http_close_request()}: drops one reference; the last frees the request and closes the
+     * connection.
+     *
+     * @param r the request
+     * @param rc the status to log, or 0
+     */
+    static void closeRequest(CoreRequest r, int rc) {
+        if (r.count == 0) {
+            r.log(LogLevel.ALERT, "http request count is zero");
+        }
+        r.count--;
+        if (r.count > 0) {
+            return;
+        }
+        freeRequest(r, rc);
+        closeConnection(r.hc);
+    }
+
+    /**
+     * nginx's {@code ngx_http_free_request()}: cleanups, the LOG phase, and {@code reset_timedout_connection}.
+     *
+     * @param r the request
+     * @param rc the status to log, or 0
+     */
+    static void freeRequest(CoreRequest r, int rc) {
+        HttpConnection hc = r.hc;
+        if (r.freed) {
+            hc.log(LogLevel.ALERT, "http request already closed");
+            return;
+        }
+        r.runCleanups();
+        if (rc > 0 && (r.headersOut.status == 0 || r.c.sent == 0)) {
+            r.headersOut.status = rc;
+        }
+        if (!r.logged) {
+            hc.action = "logging request";
+            logRequest(r);
+        }
+        hc.action = "closing request";
+        if (r.c.timedout && r.clcf().resetTimedoutConnection == 1) {
+            KeepAlive.resetConnection(hc);
+        }
+        r.freed = true;
+        r.c.destroyed = true;
+    }
+
+    /** nginx's {@code ngx_http_log_request()}: the LOG phase's handlers. */
+    static void logRequest(CoreRequest r) {
+        r.logged = true;
+        for (PhaseHandler h : r.cmcf().phaseEngine.logHandlers()) {
+            h.handle(r);
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_http_close_connection()}: the buffers back to the pool, the connection closed.
+     *
+     * @param hc the connection
+     */
+    static void closeConnection(HttpConnection hc) {
+        Connection c = hc.c;
+        c.destroyed = true;
+        hc.releaseAll();
+        hc.request = null;
+        if (c.fd() != -1) {
+            c.close();
+        }
+    }
+}

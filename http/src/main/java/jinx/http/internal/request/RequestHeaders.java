@@ -1,0 +1,416 @@
+package jinx.http.internal.request;
+
+import java.util.Locale;
+
+import jinx.http.HeadersIn;
+import jinx.http.HttpHeaders;
+import jinx.http.HttpRequest;
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.core.HttpCoreSrvConf;
+import jinx.http.internal.core.Servers;
+import jinx.http.internal.parse.HttpParser;
+import jinx.kernel.Connection;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.LogLevel;
+import jinx.kernel.Rc;
+
+/**
+ * The request's header lines: nginx's {@code ngx_http_headers_in[]} with its handlers
+ * ({@code ngx_http_process_header_line()}, {@code ngx_http_process_unique_header_line()},
+ * {@code ngx_http_process_host()}, {@code ngx_http_process_connection()}, {@code ngx_http_process_user_agent()}),
+ * the checks of the whole header ({@code ngx_http_process_request_header()}), {@code ngx_http_validate_host()} and
+ * {@code ngx_http_set_virtual_server()}.
+ */
+public final class RequestHeaders {
+
+    private RequestHeaders() {
+    }
+
+    /**
+     * Adds the header line just parsed to the request and runs its handler.
+     *
+     * @param r the request
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} when the request was finished (a duplicate, an invalid host)
+     */
+    static int processHeaderLine(CoreRequest r) {
+        String name = HttpParser.headerName(r.parse, r.headerIn);
+        String value = HttpParser.headerValue(r.parse, r.headerIn);
+        HttpHeaders.Entry h = r.headersIn.headers.add(name, value);
+        HeadersIn in = r.headersIn;
+        switch (h.lowcaseName) {
+            case "host":
+                return host(r, h);
+            case "connection":
+                return connection(r, h);
+            case "if-modified-since":
+                if (in.ifModifiedSince != null) {
+                    return duplicate(r, h, in.ifModifiedSince);
+                }
+                in.ifModifiedSince = h;
+                return Rc.OK;
+            case "if-unmodified-since":
+                if (in.ifUnmodifiedSince != null) {
+                    return duplicate(r, h, in.ifUnmodifiedSince);
+                }
+                in.ifUnmodifiedSince = h;
+                return Rc.OK;
+            case "if-match":
+                if (in.ifMatch != null) {
+                    return duplicate(r, h, in.ifMatch);
+                }
+                in.ifMatch = h;
+                return Rc.OK;
+            case "if-none-match":
+                if (in.ifNoneMatch != null) {
+                    return duplicate(r, h, in.ifNoneMatch);
+                }
+                in.ifNoneMatch = h;
+                return Rc.OK;
+            case "user-agent":
+                return userAgent(r, h);
+            case "referer":
+                if (in.referer == null) {
+                    in.referer = h;
+                }
+                return Rc.OK;
+            case "content-length":
+                if (in.contentLength != null) {
+                    return duplicate(r, h, in.contentLength);
+                }
+                in.contentLength = h;
+                return Rc.OK;
+            case "content-range":
+                HttpHeaders.Entry range = in.headers.entry("content-range");
+                return range != h ? duplicate(r, h, range) : Rc.OK;
+            case "content-type":
+                if (in.contentType == null) {
+                    in.contentType = h;
+                }
+                return Rc.OK;
+            case "range":
+                if (in.range == null) {
+                    in.range = h;
+                }
+                return Rc.OK;
+            case "if-range":
+                if (in.ifRange != null) {
+                    return duplicate(r, h, in.ifRange);
+                }
+                in.ifRange = h;
+                return Rc.OK;
+            case "transfer-encoding":
+                if (in.transferEncoding != null) {
+                    return duplicate(r, h, in.transferEncoding);
+                }
+                in.transferEncoding = h;
+                return Rc.OK;
+            case "expect":
+                if (in.expect != null) {
+                    return duplicate(r, h, in.expect);
+                }
+                in.expect = h;
+                return Rc.OK;
+            case "authorization":
+                if (in.authorization != null) {
+                    return duplicate(r, h, in.authorization);
+                }
+                in.authorization = h;
+                return Rc.OK;
+            case "x-forwarded-for":
+                if (in.xForwardedFor == null) {
+                    in.xForwardedFor = h;
+                }
+                return Rc.OK;
+            case "cookie":
+                if (in.cookie == null) {
+                    in.cookie = h;
+                }
+                return Rc.OK;
+            default:
+                return Rc.OK;
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_http_process_unique_header_line()} for a second line of a header that must be single:
+     * 400.
+     */
+    private static int duplicate(CoreRequest r, HttpHeaders.Entry h, HttpHeaders.Entry previous) {
+        r.log(LogLevel.INFO, "client sent duplicate header line: \"" + h.name + ": " + h.value
+            + "\", previous value: \"" + previous.name + ": " + previous.value + "\"");
+        r.finalizeRequest(HttpStatus.BAD_REQUEST);
+        return Rc.ERROR;
+    }
+
+    /** nginx's {@code ngx_http_process_host()}. */
+    private static int host(CoreRequest r, HttpHeaders.Entry h) {
+        HeadersIn in = r.headersIn;
+        if (in.host != null) {
+            r.log(LogLevel.INFO, "client sent duplicate host header: \"" + h.name + ": " + h.value
+                + "\", previous value: \"" + in.host.name + ": " + in.host.value + "\"");
+            r.finalizeRequest(HttpStatus.BAD_REQUEST);
+            return Rc.ERROR;
+        }
+        in.host = h;
+        String host = validateHost(h.value);
+        if (host == null) {
+            r.log(LogLevel.INFO, "client sent invalid host header");
+            r.finalizeRequest(HttpStatus.BAD_REQUEST);
+            return Rc.ERROR;
+        }
+        if (in.server != null) {
+            return Rc.OK;
+        }
+        if (setVirtualServer(r, host) == Rc.ERROR) {
+            return Rc.ERROR;
+        }
+        in.server = host;
+        return Rc.OK;
+    }
+
+    /** nginx's {@code ngx_http_process_connection()}: {@code close} anywhere in the value wins. */
+    private static int connection(CoreRequest r, HttpHeaders.Entry h) {
+        String v = h.value.toLowerCase(Locale.ROOT);
+        if (r.headersIn.connection == null) {
+            r.headersIn.connection = h;
+        }
+        if (v.contains("close")) {
+            r.headersIn.connectionType = HeadersIn.CONNECTION_CLOSE;
+        } else if (v.contains("keep-alive")) {
+            r.headersIn.connectionType = HeadersIn.CONNECTION_KEEP_ALIVE;
+        }
+        return Rc.OK;
+    }
+
+    /** nginx's {@code ngx_http_process_user_agent()}: the browsers nginx works around. */
+    private static int userAgent(CoreRequest r, HttpHeaders.Entry h) {
+        if (r.headersIn.userAgent != null) {
+            return Rc.OK;
+        }
+        r.headersIn.userAgent = h;
+        String ua = h.value;
+        int msie = ua.indexOf("MSIE ");
+        if (msie >= 0 && msie + 7 < ua.length()) {
+            r.msie = true;
+            if (ua.charAt(msie + 6) == '.') {
+                char v = ua.charAt(msie + 5);
+                if (v == '4' || v == '5') {
+                    r.msie6 = true;
+                } else if (v == '6' && ua.indexOf("SV1", msie + 8) < 0) {
+                    r.msie6 = true;
+                }
+            }
+        }
+        if (ua.contains("Opera")) {
+            r.opera = true;
+            r.msie = false;
+            r.msie6 = false;
+        }
+        if (!r.msie && !r.opera) {
+            if (ua.contains("Gecko/")) {
+                r.gecko = true;
+            } else if (ua.contains("Chrome/")) {
+                r.chrome = true;
+            } else if (ua.contains("Safari/") && ua.contains("Mac OS X")) {
+                r.safari = true;
+            } else if (ua.contains("Konqueror")) {
+                r.konqueror = true;
+            }
+        }
+        return Rc.OK;
+    }
+
+    /**
+     * nginx's {@code ngx_http_process_request_header()}: the checks of the whole header.
+     *
+     * @param r the request
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} when the request was finished
+     */
+    static int processRequestHeader(CoreRequest r) {
+        HeadersIn in = r.headersIn;
+        if (in.server == null && setVirtualServer(r, "") == Rc.ERROR) {
+            return Rc.ERROR;
+        }
+        if (in.host == null && r.httpVersion > HttpRequest.VERSION_10) {
+            r.log(LogLevel.INFO, "client sent HTTP/1.1 request without \"Host\" header");
+            r.finalizeRequest(HttpStatus.BAD_REQUEST);
+            return Rc.ERROR;
+        }
+        if (in.contentLength != null) {
+            in.contentLengthN = parseOffset(in.contentLength.value);
+            if (in.contentLengthN == -1) {
+                r.log(LogLevel.INFO, "client sent invalid \"Content-Length\" header");
+                r.finalizeRequest(HttpStatus.BAD_REQUEST);
+                return Rc.ERROR;
+            }
+        }
+        if (in.transferEncoding != null && transferEncoding(r) != Rc.OK) {
+            return Rc.ERROR;
+        }
+        if (in.connectionType == HeadersIn.CONNECTION_KEEP_ALIVE) {
+            String ka = in.headers.get("keep-alive");
+            if (ka != null) {
+                r.keepAliveN = parseSeconds(ka);
+            }
+        }
+        if (r.method == HttpRequest.CONNECT) {
+            r.log(LogLevel.INFO, "client sent CONNECT method");
+            r.finalizeRequest(HttpStatus.NOT_ALLOWED);
+            return Rc.ERROR;
+        }
+        if (r.method == HttpRequest.TRACE) {
+            r.log(LogLevel.INFO, "client sent TRACE method");
+            r.finalizeRequest(HttpStatus.NOT_ALLOWED);
+            return Rc.ERROR;
+        }
+        return Rc.OK;
+    }
+
+    private static int transferEncoding(CoreRequest r) {
+        HeadersIn in = r.headersIn;
+        if (r.httpVersion < HttpRequest.VERSION_11) {
+            r.log(LogLevel.INFO, "client sent HTTP/1.0 request with \"Transfer-Encoding\" header");
+            r.finalizeRequest(HttpStatus.BAD_REQUEST);
+            return Rc.ERROR;
+        }
+        if (!in.transferEncoding.value.equalsIgnoreCase("chunked")) {
+            r.log(LogLevel.INFO, "client sent unknown \"Transfer-Encoding\": \"" + in.transferEncoding.value + "\"");
+            r.finalizeRequest(HttpStatus.NOT_IMPLEMENTED);
+            return Rc.ERROR;
+        }
+        if (in.contentLength != null) {
+            r.log(LogLevel.INFO, "client sent \"Content-Length\" and \"Transfer-Encoding\" headers at the same time");
+            r.finalizeRequest(HttpStatus.BAD_REQUEST);
+            return Rc.ERROR;
+        }
+        in.chunked = true;
+        return Rc.OK;
+    }
+
+    /** nginx's {@code ngx_atoof()}: decimal digits only, no overflow; -1 otherwise. */
+    static long parseOffset(String s) {
+        if (s.isEmpty()) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return -1;
+            }
+            int d = ch - '0';
+            if (value >= Long.MAX_VALUE / 10 && (value > Long.MAX_VALUE / 10 || d > Long.MAX_VALUE % 10)) {
+                return -1;
+            }
+            value = value * 10 + d;
+        }
+        return value;
+    }
+
+    /** nginx's {@code ngx_atotm()}: as {@link #parseOffset}. */
+    private static long parseSeconds(String s) {
+        return parseOffset(s);
+    }
+
+    /**
+     * nginx's {@code ngx_http_validate_host()}: the host without its port and trailing dot, in lower case; null
+     * when it is invalid (empty, a {@code ..}, a slash, a control character or space).
+     *
+     * @param host the host as sent
+     * @return the host to look servers up with, or null
+     */
+    public static String validateHost(String host) {
+        int len = host.length();
+        int dotPos = len;
+        int hostLen = len;
+        int state = 0; // 0 usual, 1 literal, 2 rest
+        boolean upper = false;
+        for (int i = 0; i < len; i++) {
+            char ch = host.charAt(i);
+            switch (ch) {
+                case '.':
+                    if (dotPos == i - 1) {
+                        return null;
+                    }
+                    dotPos = i;
+                    break;
+                case ':':
+                    if (state == 0) {
+                        hostLen = i;
+                        state = 2;
+                    }
+                    break;
+                case '[':
+                    if (i == 0) {
+                        state = 1;
+                    }
+                    break;
+                case ']':
+                    if (state == 1) {
+                        hostLen = i + 1;
+                        state = 2;
+                    }
+                    break;
+                default:
+                    if (ch == '/' || ch <= 0x20 || ch == 0x7f) {
+                        return null;
+                    }
+                    if (ch >= 'A' && ch <= 'Z') {
+                        upper = true;
+                    }
+                    break;
+            }
+        }
+        if (dotPos == hostLen - 1) {
+            hostLen--;
+        }
+        if (hostLen <= 0) {
+            return null;
+        }
+        String h = host.substring(0, hostLen);
+        return upper ? asciiLower(h) : h;
+    }
+
+    private static String asciiLower(String s) {
+        char[] a = s.toCharArray();
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] >= 'A' && a[i] <= 'Z') {
+                a[i] += 'a' - 'A';
+            }
+        }
+        return new String(a);
+    }
+
+    /**
+     * nginx's {@code ngx_http_set_virtual_server()}: the server whose name is {@code host}, among those of the
+     * connection's address; the request takes its confs and its error log.
+     *
+     * @param r the request
+     * @param host the validated host, empty for none
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} when a regex failed (the request was closed with 500)
+     */
+    static int setVirtualServer(CoreRequest r, String host) {
+        HttpCoreSrvConf cscf = Servers.find(r.hc.addrConf, host, r.captures);
+        if (cscf == null) {
+            RequestFinalizer.closeRequest(r, HttpStatus.INTERNAL_SERVER_ERROR);
+            return Rc.ERROR;
+        }
+        r.srvConf = cscf.ctx.srvConf;
+        r.locConf = cscf.ctx.locConf;
+        setConnectionLog(r);
+        return Rc.OK;
+    }
+
+    /** nginx's {@code ngx_set_connection_log(c, clcf->error_log)}: the location's error log for the connection. */
+    static void setConnectionLog(CoreRequest r) {
+        HttpCoreLocConf clcf = r.clcf();
+        ErrorLog log = clcf.errorLog;
+        if (log == null) {
+            return;
+        }
+        Connection c = r.c;
+        c.log = log;
+        c.read.log = log;
+        c.write.log = log;
+    }
+}

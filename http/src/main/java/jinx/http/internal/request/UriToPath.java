@@ -1,0 +1,94 @@
+package jinx.http.internal.request;
+
+import java.nio.file.Path;
+
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.kernel.Cycle;
+import jinx.kernel.LogLevel;
+
+/**
+ * Files for URIs: nginx's {@code ngx_http_map_uri_to_path()} ({@code root}, {@code alias}, with variables and
+ * regex captures) and the {@code $document_root} of {@code ngx_http_variables.c}.
+ */
+public final class UriToPath {
+
+    /**
+     * A mapped path and where its root ends.
+     *
+     * @param path the file name: the root (or alias) and the URI after the alias
+     * @param rootLength the length of the root part ({@code root_length})
+     */
+    public record Mapped(String path, int rootLength) {
+    }
+
+    private UriToPath() {
+    }
+
+    /**
+     * nginx's {@code ngx_http_map_uri_to_path()}: the file name of the request's URI.
+     *
+     * @param r the request
+     * @return the file name, or null ({@code alias} after a rewrite, logged at alert)
+     */
+    static String map(CoreRequest r) {
+        Mapped m = mapped(r);
+        return m == null ? null : m.path();
+    }
+
+    /**
+     * nginx's {@code ngx_http_map_uri_to_path()} with the root's length, for {@code try_files}.
+     *
+     * @param r the request
+     * @return the mapping, or null ({@code alias} after a rewrite, logged at alert)
+     */
+    static Mapped mapped(CoreRequest r) {
+        HttpCoreLocConf clcf = r.clcf();
+        int alias = clcf.alias;
+        if (alias != 0 && !r.validLocation) {
+            r.log(LogLevel.ALERT, "\"alias\" cannot be used in location \"" + clcf.name
+                + "\" where URI was rewritten");
+            return null;
+        }
+        String uri = r.uri;
+        if (clcf.rootValue == null) {
+            return new Mapped(clcf.root + tail(uri, alias), clcf.root.length());
+        }
+        String root = fullName(r.loop().cycle(), clcf.rootValue.evaluate(r));
+        if (alias == HttpCoreLocConf.ALIAS_REGEX) {
+            if (!r.addUriToAlias) {
+                return new Mapped(root, root.length());
+            }
+            alias = 0;
+        }
+        return new Mapped(root + tail(uri, alias), root.length());
+    }
+
+    /** The URI after the part an {@code alias} replaces. */
+    private static String tail(String uri, int alias) {
+        return alias <= 0 ? uri : alias >= uri.length() ? "" : uri.substring(alias);
+    }
+
+    /**
+     * nginx's {@code $document_root}: the location's {@code root} or {@code alias}, evaluated.
+     *
+     * @param r the request
+     * @return the root
+     */
+    static String documentRoot(CoreRequest r) {
+        HttpCoreLocConf clcf = r.clcf();
+        if (clcf.rootValue == null) {
+            return clcf.root;
+        }
+        return fullName(r.loop().cycle(), clcf.rootValue.evaluate(r));
+    }
+
+    /** nginx's {@code ngx_get_full_name()}: a relative name is taken from the prefix. */
+    static String fullName(Cycle cycle, String name) {
+        if (name.startsWith("/") || cycle == null) {
+            return name;
+        }
+        Path prefix = cycle.prefix();
+        String p = prefix.toString();
+        return p.endsWith("/") ? p + name : p + "/" + name;
+    }
+}

@@ -1,0 +1,95 @@
+package jinx.http.spi;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
+import jinx.kernel.spi.JinxModule;
+
+/**
+ * What an HTTP module may do while {@code http {}} is configured: nginx's {@code ngx_conf_t} as HTTP modules'
+ * {@code preconfiguration} and {@code postconfiguration} use it.
+ */
+public interface HttpConfig {
+
+    /** A variable whose value may change during a request ({@code set}); nginx's {@code CHANGEABLE}. */
+    int VAR_CHANGEABLE = 0x1;
+    /** A variable evaluated every time, never cached in the request; nginx's {@code NOCACHEABLE}. */
+    int VAR_NOCACHEABLE = 0x2;
+    /** A family of variables sharing a prefix ({@code http_}, {@code arg_}); nginx's {@code PREFIX}. */
+    int VAR_PREFIX = 0x4;
+
+    /**
+     * Returns the cycle being built.
+     *
+     * @return the cycle
+     */
+    Cycle cycle();
+
+    /**
+     * Returns a module's index among HTTP modules: the index of its conf objects and request context.
+     *
+     * @param module the module
+     * @return the index
+     */
+    int ctxIndex(JinxModule module);
+
+    /**
+     * Returns a module's main conf object.
+     *
+     * @param module the module
+     * @return the conf object
+     */
+    Object mainConf(JinxModule module);
+
+    /**
+     * Adds a handler to a phase; handlers of a phase run in module order. FIND_CONFIG, POST_REWRITE and
+     * POST_ACCESS are the core's own.
+     *
+     * @param phase the phase
+     * @param handler the handler
+     * @throws ConfException for a phase modules cannot join
+     */
+    void addPhaseHandler(Phase phase, PhaseHandler handler) throws ConfException;
+
+    /**
+     * Adds the calling module's header filter; filters run in module order.
+     *
+     * @param filter the filter
+     */
+    void addHeaderFilter(HeaderFilter filter);
+
+    /**
+     * Adds the calling module's body filter; filters run in module order.
+     *
+     * @param filter the filter
+     */
+    void addBodyFilter(BodyFilter filter);
+
+    /**
+     * Registers a variable (in {@code preconfiguration}).
+     *
+     * @param name the name without {@code $}; for {@link #VAR_PREFIX}, the prefix ({@code "http_"})
+     * @param getter computes the value
+     * @param flags {@link #VAR_CHANGEABLE}, {@link #VAR_NOCACHEABLE}, {@link #VAR_PREFIX}
+     * @throws ConfException {@code the duplicate "x" variable} unless both are changeable
+     */
+    void addVariable(String name, VariableGetter getter, int flags) throws ConfException;
+
+    /**
+     * Returns the index of a variable, for {@link jinx.http.HttpRequest#variable(int)}. A name no module
+     * registers is refused once the configuration is read ({@code unknown "x" variable}).
+     *
+     * @param name the name without {@code $}
+     * @return the index
+     * @throws ConfException for an invalid name
+     */
+    int variableIndex(String name) throws ConfException;
+
+    /**
+     * Compiles a string with variables.
+     *
+     * @param value the string as written
+     * @return the compiled value
+     * @throws ConfException for a malformed variable reference, with nginx's words
+     */
+    ComplexValue compile(String value) throws ConfException;
+}

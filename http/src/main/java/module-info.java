@@ -1,0 +1,26 @@
+/**
+ * Jinx's HTTP: the {@code http {}} block, the request, phases and filters, variables and the standard HTTP
+ * modules.
+ */
+module jinx.http {
+    requires transitive jinx.kernel;
+
+    exports jinx.http;
+    exports jinx.http.spi;
+
+    provides jinx.kernel.spi.JinxModule with
+        jinx.http.internal.core.HttpBlockModule,
+        jinx.http.internal.core.HttpCoreModule,
+        jinx.http.internal.request.HttpRequestModule,
+        jinx.http.internal.variables.HttpVariablesModule,
+        jinx.http.internal.log.HttpLogModule,
+        jinx.http.internal.modules.RewriteModule,
+        jinx.http.internal.modules.IndexModule,
+        jinx.http.internal.modules.StaticModule,
+        jinx.http.internal.modules.NotModifiedFilterModule,
+        jinx.http.internal.modules.HeadersFilterModule,
+        jinx.http.internal.modules.RangeFilterModule,
+        jinx.http.internal.filter.ChunkedFilterModule,
+        jinx.http.internal.filter.HeaderFilterModule,
+        jinx.http.internal.filter.WriteFilterModule;
+}

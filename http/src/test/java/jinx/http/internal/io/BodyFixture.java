@@ -1,0 +1,251 @@
+package jinx.http.internal.io;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import jinx.http.HttpHeaders;
+import jinx.http.HttpRequest;
+import jinx.http.internal.core.HttpConfCtx;
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.core.HttpCoreMainConf;
+import jinx.http.internal.core.HttpCoreSrvConf;
+import jinx.http.internal.request.BufferPool;
+import jinx.http.internal.request.CoreRequest;
+import jinx.http.internal.request.HttpConnection;
+import jinx.kernel.Connection;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.Event;
+import jinx.kernel.EventLoop;
+import jinx.kernel.LogLevel;
+import jinx.kernel.SocketIo;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.NativeMemory;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.Sockets;
+import jinx.kernel.os.Syscalls;
+import jinx.kernel.spi.EventActions;
+
+/**
+ * An engine request over a unix socket pair for the body tests: the loop runs a method that registers nothing,
+ * the request is made as the engine makes it (its constructors are the engine's, reached by reflection), with
+ * nginx's defaults in the core confs; the test plays the client on the other end of the pair and calls the
+ * request's read handler itself, as the loop would when the socket becomes readable.
+ */
+final class BodyFixture implements AutoCloseable {
+
+    static final int EPOLL = EventActions.USE_CLEAR_EVENT | EventActions.USE_GREEDY_EVENT
+                             | EventActions.USE_EPOLL_EVENT;
+
+    final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
+    final ErrorLog log;
+    final EventLoop loop;
+    final Connection c;
+    final HttpConnection hc;
+    final CoreRequest r;
+    final HttpCoreLocConf clcf = new HttpCoreLocConf();
+    final HttpCoreSrvConf cscf = new HttpCoreSrvConf();
+    int peer;
+    int posted;
+
+    BodyFixture() throws Exception {
+        log = ErrorLog.open(List.of(new ErrorLog.Target(null, LogLevel.DEBUG)),
+                            new PrintStream(logBytes, true, StandardCharsets.ISO_8859_1));
+        loop = new EventLoop(null, new StubActions(), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
+        int[] sv = Sockets.socketpair(Platform.AF_UNIX,
+                                      Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
+        c = loop.getConnection(sv[0], log);
+        c.number = 9;
+        c.addrText = "unix:";
+        peer = sv[1];
+        defaults(clcf);
+        cscf.serverName = "localhost";
+
+        Constructor<HttpConnection> hcNew = HttpConnection.class.getDeclaredConstructor(Connection.class,
+                                                                                       BufferPool.class);
+        hcNew.setAccessible(true);
+        hc = hcNew.newInstance(c, BufferPool.current());
+        c.data = hc;
+        Method confs = HttpConnection.class.getDeclaredMethod("confs", HttpConfCtx.class);
+        confs.setAccessible(true);
+        confs.invoke(hc, new HttpConfCtx(new Object[] {new HttpCoreMainConf()}, new Object[] {cscf},
+                                         new Object[] {clcf}));
+        Constructor<CoreRequest> rNew = CoreRequest.class.getDeclaredConstructor(HttpConnection.class);
+        rNew.setAccessible(true);
+        r = rNew.newInstance(hc);
+        Field request = HttpConnection.class.getDeclaredField("request");
+        request.setAccessible(true);
+        request.set(hc, r);
+        r.httpVersion = HttpRequest.VERSION_11;
+        r.httpProtocol = "HTTP/1.1";
+        r.method = HttpRequest.POST;
+        r.methodName = "POST";
+        r.requestLine = "POST /upload HTTP/1.1";
+        r.headerIn = ByteBuffer.allocateDirect(1024).limit(0);
+        c.read.ready = true;
+        c.read.available = -1;
+        c.write.ready = true;
+    }
+
+    static HttpCoreLocConf defaults(HttpCoreLocConf l) {
+        l.clientMaxBodySize = 1024 * 1024;
+        l.clientBodyBufferSize = 16 * 1024;
+        l.clientBodyTimeout = 60_000;
+        l.clientBodyInFileOnly = HttpCoreLocConf.BODY_FILE_OFF;
+        l.clientBodyInSingleBuffer = 0;
+        l.lingeringTimeout = 5_000;
+        l.lingeringTime = 30_000;
+        l.lingeringClose = HttpCoreLocConf.LINGERING_ON;
+        l.keepaliveTimeout = 75_000;
+        l.sendTimeout = 60_000;
+        l.postponeOutput = 1460;
+        l.sendfileMaxChunk = 2 * 1024 * 1024;
+        l.limitRate = 0;
+        l.limitRateAfter = 0;
+        return l;
+    }
+
+    /** A {@code Content-Length} body. */
+    void contentLength(long n) {
+        r.headersIn.contentLength = r.headersIn.headers.add("Content-Length", Long.toString(n));
+        r.headersIn.contentLengthN = n;
+    }
+
+    /** A chunked body. */
+    void chunked() {
+        r.headersIn.transferEncoding = r.headersIn.headers.add("Transfer-Encoding", "chunked");
+        r.headersIn.chunked = true;
+    }
+
+    void expect(String value) {
+        HttpHeaders.Entry e = r.headersIn.headers.add("Expect", value);
+        r.headersIn.expect = e;
+    }
+
+    /** Bytes read with the header: what follows it in the header buffer. */
+    void preread(String s) {
+        ByteBuffer b = r.headerIn;
+        b.clear();
+        b.put("POST /upload HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        int pos = b.position();
+        b.put(s.getBytes(StandardCharsets.ISO_8859_1));
+        b.limit(b.position()).position(pos);
+    }
+
+    /** The client sends, and the loop would report the socket readable. */
+    void send(String s) throws NativeIoException {
+        byte[] bytes = s.getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuffer b = ByteBuffer.allocateDirect(Math.max(1, bytes.length)).put(bytes).flip();
+        int n = Sockets.send(peer, NativeMemory.address(b), bytes.length);
+        if (n != bytes.length) {
+            throw new IllegalStateException("short send " + n);
+        }
+        readable();
+    }
+
+    void readable() {
+        c.read.ready = true;
+        c.read.available = -1;
+    }
+
+    /** The read event as the loop delivers it. */
+    void readEvent() {
+        r.readEventHandler.handle(r);
+    }
+
+    /** Everything the client can read now. */
+    String clientRead() throws NativeIoException {
+        StringBuilder sb = new StringBuilder();
+        ByteBuffer b = ByteBuffer.allocateDirect(65536);
+        long a = NativeMemory.address(b);
+        for (;;) {
+            int n = Sockets.recv(peer, a, 65536);
+            if (n <= 0) {
+                return sb.toString();
+            }
+            for (int i = 0; i < n; i++) {
+                sb.append((char) (b.get(i) & 0xff));
+            }
+        }
+    }
+
+    void closeClient() throws NativeIoException {
+        Syscalls.close(peer);
+        peer = -1;
+    }
+
+    Runnable postHandler() {
+        return () -> posted++;
+    }
+
+    String logText() {
+        return logBytes.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    void runCleanups() throws Exception {
+        Method m = CoreRequest.class.getDeclaredMethod("runCleanups");
+        m.setAccessible(true);
+        m.invoke(r);
+    }
+
+    @Override
+    public void close() throws Exception {
+        runCleanups();
+        if (c.fd() != -1) {
+            c.close();
+        }
+        if (peer != -1) {
+            Syscalls.close(peer);
+        }
+        loop.done();
+        SocketIo.release(loop);
+    }
+
+    /** A method table that registers nothing and reports epoll's flags. */
+    static final class StubActions implements EventActions {
+
+        @Override
+        public void init(EventLoop l) {
+        }
+
+        @Override
+        public void done() {
+        }
+
+        @Override
+        public void add(Event ev, int kind, int f) {
+            ev.active = true;
+        }
+
+        @Override
+        public void del(Event ev, int kind, int f) {
+            ev.active = false;
+        }
+
+        @Override
+        public void addConnection(Connection conn) {
+        }
+
+        @Override
+        public void delConnection(Connection conn, int f) {
+        }
+
+        @Override
+        public void notify(Runnable handler) {
+        }
+
+        @Override
+        public void processEvents(long timer, int f) {
+        }
+
+        @Override
+        public int flags() {
+            return EPOLL;
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package jinx.http.it;
+
+import java.io.IOException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * What the integration tests share: the {@code /alive} location every configuration has, and the check that a
+ * server still serves after whatever a test did to it.
+ */
+final class ItSupport {
+
+    /** A location every test configuration holds, to show the server still serves. */
+    static final String ALIVE = "location = /alive { return 200 \"alive\\n\"; }\n";
+
+    private ItSupport() {
+    }
+
+    /**
+     * Sends one request on a new connection and returns the first final response.
+     *
+     * @param port the port on 127.0.0.1
+     * @param request the raw request
+     * @return the response
+     * @throws IOException when none comes
+     */
+    static RawResponse request(int port, String request) throws IOException {
+        try (RawClient c = RawClient.connect(port)) {
+            return c.send(request).response();
+        }
+    }
+
+    /**
+     * Sends {@code GET path} with {@code Host: host} on a new connection and returns the response.
+     *
+     * @param port the port on 127.0.0.1
+     * @param host the Host header's value
+     * @param path the URI
+     * @return the response
+     * @throws IOException when none comes
+     */
+    static RawResponse get(int port, String host, String path) throws IOException {
+        return request(port, "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
+    }
+
+    /**
+     * Checks that the server answers {@code GET /alive} on a new connection and logged no alert.
+     *
+     * @param server the server
+     * @throws IOException when it does not answer
+     */
+    static void assertAlive(JinxServer server) throws IOException {
+        RawResponse r = get(server.port(), "localhost", "/alive");
+        assertEquals("HTTP/1.1 200 OK", r.statusLine());
+        assertEquals("alive\n", r.body());
+        server.assertNoAlerts();
+    }
+}

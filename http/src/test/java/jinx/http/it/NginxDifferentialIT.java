@@ -1,0 +1,319 @@
+package jinx.http.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The same raw requests sent to Debian's nginx ({@code /usr/sbin/nginx}, installed by {@code .ci/run}) and to Jinx,
+ * both given the same configuration, the same files and the same port (one after the other): status lines,
+ * header names in order, header values and bodies must be equal, once the values that cannot be equal are masked —
+ * {@code Date}, {@code Server}, {@code ETag}, {@code Last-Modified} and {@code Expires} (a time) values, the
+ * multipart boundary (a counter nginx starts at random) — and {@code nginx/1.22.1} and {@code jinx/0.1.0...} are
+ * both written {@code jinx/V} in bodies ({@code Content-Length} follows the rewritten body).
+ *
+ * <p>Debian ships nginx 1.22; Jinx follows current nginx. Where the two differ on what these requests exercise,
+ * the case says so and the expectation is current nginx's ({@link #EXCEPTIONS}). Changes after 1.22 that these
+ * requests cannot see and that Jinx follows:
+ * <ul>
+ * <li>1.23.0: {@code $http_...} and {@code $sent_http_...} join repeated header lines with {@code ", "} (1.22 takes
+ * the first); only variables see it, {@code AccessLogIT} checks it.</li>
+ * <li>1.23.4: after pipelined requests the connection is closed with lingering; no byte of a response changes.</li>
+ * <li>1.27.4: {@code keepalive_min_timeout} (1.22 has no such directive; unset, nothing changes).</li>
+ * </ul>
+ * The request-line, header-name and {@code Host} checks of 1.21.1, the refusal of {@code Transfer-Encoding} with
+ * HTTP/1.0 (1.21.2), {@code keepalive_requests 1000} (1.19.10) and the chunked parser's overflow check are older
+ * than 1.22: both must agree there.
+ */
+@Tag("slow")
+class NginxDifferentialIT {
+
+    /** The configuration both servers get, inside {@code http {}}; {@code %PORT%} is the port. */
+    static final String HTTP = """
+        include mime.types;
+        default_type application/octet-stream;
+        server {
+            listen 127.0.0.1:%PORT%;
+            server_name localhost;
+            root html;
+            index index.html;
+            error_page 500 502 503 504 /50x.html;
+
+            location = /exact { return 200 "exact $uri $args\\n"; }
+            location /moved { return 301 /index.html; }
+            location /found { return 302 http://example.com/elsewhere; }
+            location /see { return 303 "/index.html?from=see"; }
+            location /text { return 200 "text for $request_method $uri\\n"; }
+            location /forbidden { return 403; }
+            location /gone { return 410; }
+            location /broken { return 500; }
+            location /teapot { return 418; }
+            location /nobody { return 204; }
+            location /custom { error_page 404 /custom404.html; }
+            location /ok404 { error_page 404 =200 /custom404.html; }
+            location /tofound { error_page 404 http://example.com/missing; }
+            location /named { try_files $uri @fallback; }
+            location @fallback { return 200 "fallback $uri\\n"; }
+            location /tried { try_files $uri $uri/ /file.txt; }
+            location /hidden { internal; }
+            location /headers {
+                add_header X-One one;
+                add_header X-Always always always;
+                expires 1h;
+                try_files /file.txt =404;
+            }
+            location /headers404 { add_header X-One one; add_header X-Always always always; }
+            location /epoch { expires epoch; try_files /file.txt =404; }
+            location ~ \\.css$ { add_header X-Css yes; }
+            location ^~ /pref/ { return 200 "prefix $uri\\n"; }
+            location ~* /REGEX/(\\w+) { return 200 "regex $1\\n"; }
+        }
+        """;
+
+    /**
+     * Cases where nginx 1.22 and current nginx answer differently: what current nginx answers (normalized), which
+     * Jinx must answer.
+     * <ul>
+     * <li>{@code CONNECT host:port}: 1.22's request-line parser does not know the authority form and answers 400;
+     * current nginx parses it ({@code sw_spaces_before_host}) and refuses the method in
+     * {@code ngx_http_process_request_header()} with 405 ("client sent CONNECT method").</li>
+     * </ul>
+     */
+    static final Map<String, String> EXCEPTIONS = Map.of(
+        "CONNECT", "HTTP/1.1 405 Not Allowed\r\nServer: X\r\nDate: X\r\nContent-Type: text/html\r\n"
+            + "Content-Length: 151\r\nConnection: close\r\n\r\n<html>\r\n<head><title>405 Not Allowed</title></head>\r\n"
+            + "<body>\r\n<center><h1>405 Not Allowed</h1></center>\r\n<hr><center>jinx/V</center>\r\n</body>\r\n"
+            + "</html>\r\n");
+
+    /** One raw request and how many responses it gets. */
+    record Case(String name, String request, int responses, boolean head) {
+
+        static Case get(String name, String request) {
+            return new Case(name, request, 1, false);
+        }
+    }
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        String h = " HTTP/1.1\r\nHost: localhost\r\n";
+        cases.add(Case.get("index", "GET /" + h + "\r\n"));
+        cases.add(Case.get("file", "GET /index.html" + h + "\r\n"));
+        cases.add(new Case("head", "HEAD /index.html" + h + "\r\n", 1, true));
+        cases.add(Case.get("text file type", "GET /file.txt" + h + "\r\n"));
+        cases.add(Case.get("css type and regex location", "GET /style.css" + h + "\r\n"));
+        cases.add(Case.get("unknown type", "GET /data.bin1" + h + "\r\n"));
+        cases.add(Case.get("missing", "GET /missing.html" + h + "\r\n"));
+        cases.add(Case.get("directory redirect", "GET /sub" + h + "\r\n"));
+        cases.add(Case.get("directory index", "GET /sub/" + h + "\r\n"));
+        cases.add(Case.get("directory without index", "GET /dir/" + h + "\r\n"));
+        cases.add(Case.get("percent-encoded path", "GET /%69ndex.html" + h + "\r\n"));
+        cases.add(Case.get("merged slashes", "GET //sub//index.html" + h + "\r\n"));
+        cases.add(Case.get("dot segments", "GET /sub/../file.txt" + h + "\r\n"));
+        cases.add(Case.get("arguments", "GET /exact?a=1&b=2" + h + "\r\n"));
+        cases.add(Case.get("absolute-form URI", "GET http://localhost/exact?x HTTP/1.1\r\nHost: other\r\n\r\n"));
+        cases.add(Case.get("range", "GET /file.txt" + h + "Range: bytes=0-4\r\n\r\n"));
+        cases.add(Case.get("suffix range", "GET /file.txt" + h + "Range: bytes=-3\r\n\r\n"));
+        cases.add(Case.get("open range", "GET /file.txt" + h + "Range: bytes=10-\r\n\r\n"));
+        cases.add(Case.get("multipart range", "GET /file.txt" + h + "Range: bytes=0-1,4-5\r\n\r\n"));
+        cases.add(Case.get("unsatisfiable range", "GET /file.txt" + h + "Range: bytes=100-200\r\n\r\n"));
+        cases.add(Case.get("invalid range", "GET /file.txt" + h + "Range: bytes=5-1\r\n\r\n"));
+        cases.add(Case.get("if-range date", "GET /file.txt" + h + "Range: bytes=0-1\r\nIf-Range: "
+            + Site.MTIME_HTTP + "\r\n\r\n"));
+        cases.add(Case.get("if-range other date", "GET /file.txt" + h + "Range: bytes=0-1\r\n"
+            + "If-Range: Mon, 01 Jan 2001 00:00:00 GMT\r\n\r\n"));
+        cases.add(Case.get("if-modified-since same", "GET /file.txt" + h + "If-Modified-Since: "
+            + Site.MTIME_HTTP + "\r\n\r\n"));
+        cases.add(Case.get("if-modified-since older", "GET /file.txt" + h
+            + "If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT\r\n\r\n"));
+        cases.add(Case.get("if-none-match star", "GET /file.txt" + h + "If-None-Match: *\r\n\r\n"));
+        cases.add(Case.get("if-none-match other", "GET /file.txt" + h + "If-None-Match: \"x\"\r\n\r\n"));
+        cases.add(Case.get("if-match other", "GET /file.txt" + h + "If-Match: \"x\"\r\n\r\n"));
+        cases.add(Case.get("if-unmodified-since older", "GET /file.txt" + h
+            + "If-Unmodified-Since: Mon, 01 Jan 2001 00:00:00 GMT\r\n\r\n"));
+        cases.add(Case.get("exact location", "GET /exact" + h + "\r\n"));
+        cases.add(Case.get("return 301", "GET /moved" + h + "\r\n"));
+        cases.add(Case.get("return 302 URL", "GET /found" + h + "\r\n"));
+        cases.add(Case.get("return 303", "GET /see" + h + "\r\n"));
+        cases.add(Case.get("return text", "GET /text?q" + h + "\r\n"));
+        cases.add(new Case("return text HEAD", "HEAD /text" + h + "\r\n", 1, true));
+        cases.add(Case.get("return 403", "GET /forbidden" + h + "\r\n"));
+        cases.add(Case.get("return 410", "GET /gone" + h + "\r\n"));
+        cases.add(Case.get("return 500 to error_page", "GET /broken" + h + "\r\n"));
+        cases.add(Case.get("return 418", "GET /teapot" + h + "\r\n"));
+        cases.add(Case.get("return 204", "GET /nobody" + h + "\r\n"));
+        cases.add(Case.get("error_page URI", "GET /custom/x" + h + "\r\n"));
+        cases.add(Case.get("error_page =200", "GET /ok404/x" + h + "\r\n"));
+        cases.add(Case.get("error_page URL", "GET /tofound/x" + h + "\r\n"));
+        cases.add(Case.get("named location", "GET /named/x" + h + "\r\n"));
+        cases.add(Case.get("try_files fallback", "GET /tried/nothing" + h + "\r\n"));
+        cases.add(Case.get("internal", "GET /hidden" + h + "\r\n"));
+        cases.add(Case.get("add_header expires", "GET /headers" + h + "\r\n"));
+        cases.add(Case.get("add_header always on 404", "GET /headers404" + h + "\r\n"));
+        cases.add(Case.get("expires epoch", "GET /epoch" + h + "\r\n"));
+        cases.add(Case.get("prefix ^~", "GET /pref/a.css" + h + "\r\n"));
+        cases.add(Case.get("case-insensitive regex", "GET /regex/word" + h + "\r\n"));
+        cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
+        cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
+        cases.add(Case.get("TRACE", "TRACE /" + h + "\r\n"));
+        cases.add(Case.get("HTTP/1.0", "GET /file.txt HTTP/1.0\r\n\r\n"));
+        cases.add(Case.get("HTTP/1.0 keep-alive", "GET /file.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+        cases.add(Case.get("connection close", "GET /file.txt" + h + "Connection: close\r\n\r\n"));
+        cases.add(new Case("pipelined", "GET /file.txt" + h + "\r\nGET /exact" + h + "\r\n", 2, false));
+        cases.add(Case.get("chunked body discarded", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"));
+        cases.add(Case.get("expect 100-continue", "GET /file.txt" + h
+            + "Expect: 100-continue\r\nContent-Length: 2\r\n\r\nab"));
+        // bad input
+        cases.add(Case.get("garbage request line", "GARBAGE\r\n\r\n"));
+        cases.add(Case.get("lower-case method", "get /" + h + "\r\n"));
+        cases.add(Case.get("space in URI", "GET /a b" + h + "\r\n"));
+        cases.add(Case.get("HTTP/2.0", "GET / HTTP/2.0\r\nHost: localhost\r\n\r\n"));
+        cases.add(Case.get("HTTP/1.2", "GET / HTTP/1.2\r\nHost: localhost\r\n\r\n"));
+        cases.add(Case.get("no Host", "GET / HTTP/1.1\r\n\r\n"));
+        cases.add(Case.get("two Hosts", "GET /" + h + "Host: other\r\n\r\n"));
+        cases.add(Case.get("bad Host", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n"));
+        cases.add(Case.get("Content-Length and Transfer-Encoding", "POST /" + h
+            + "Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"));
+        cases.add(Case.get("two Content-Lengths", "POST /" + h + "Content-Length: 1\r\nContent-Length: 1\r\n\r\na"));
+        cases.add(Case.get("bad Content-Length", "POST /" + h + "Content-Length: x\r\n\r\n"));
+        cases.add(Case.get("unknown Transfer-Encoding", "POST /" + h + "Transfer-Encoding: gzip\r\n\r\n"));
+        cases.add(Case.get("Transfer-Encoding with HTTP/1.0", "POST / HTTP/1.0\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"));
+        cases.add(Case.get("chunk size overflow", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\nfffffffffffffffff1\r\nx\r\n0\r\n\r\n"));
+        cases.add(Case.get("bad chunk", "GET /file.txt" + h + "Transfer-Encoding: chunked\r\n\r\nzz\r\n"));
+        cases.add(Case.get("too long URI", "GET /" + "u".repeat(9000) + h + "\r\n"));
+        cases.add(Case.get("too large header", "GET /" + h + "Cookie: " + "c".repeat(9000) + "\r\n\r\n"));
+        cases.add(Case.get("CR in header value", "GET /" + h + "X-A: a\rb\r\n\r\n"));
+        cases.add(Case.get("bare LF lines", "GET /file.txt HTTP/1.1\nHost: localhost\nX-A: a\n\n"));
+        cases.add(Case.get("NUL in header", "GET /" + h + "X-A: a\0b\r\n\r\n"));
+        cases.add(Case.get("NUL in URI", "GET /a\0b" + h + "\r\n"));
+        cases.add(Case.get("encoded NUL in URI", "GET /a%00b" + h + "\r\n"));
+        cases.add(Case.get("dot-dot above root", "GET /../etc/passwd" + h + "\r\n"));
+        cases.add(Case.get("encoded dot-dot above root", "GET /%2e%2e/etc/passwd" + h + "\r\n"));
+        cases.add(Case.get("dot-dot above root later", "GET /sub/../../etc/passwd" + h + "\r\n"));
+        cases.add(Case.get("space in header name", "GET /" + h + "X A: b\r\n\r\n"));
+        cases.add(Case.get("invalid header name", "GET /" + h + "X\u0001A: b\r\n\r\n"));
+        cases.add(Case.get("header without colon", "GET /" + h + "NoColon\r\n\r\n"));
+        cases.add(Case.get("CONNECT", "CONNECT localhost:443 HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+        cases.add(Case.get("HTTP/0.9", "GET /file.txt\r\n"));
+        return cases;
+    }
+
+    /** The files both servers serve. */
+    static void populate(Site site) throws IOException {
+        site.write("html/index.html", Files.readString(Site.distribution().resolve("html/index.html"),
+            StandardCharsets.ISO_8859_1));
+        site.write("html/50x.html", Files.readString(Site.distribution().resolve("html/50x.html"),
+            StandardCharsets.ISO_8859_1));
+        site.write("html/file.txt", "0123456789abcdef\n");
+        site.write("html/style.css", "body { }\n");
+        site.write("html/data.bin1", "bin\n");
+        site.write("html/sub/index.html", "sub index\n");
+        site.write("html/custom404.html", "custom 404\n");
+        site.mkdir("html/dir");
+    }
+
+    @Test
+    @Timeout(180)
+    void jinxAnswersAsNginxDoes() throws Exception {
+        assumeTrue(NginxServer.installed(), "nginx is not installed (.ci/run installs it)");
+        List<Case> cases = cases();
+        List<String> fromNginx;
+        List<String> fromJinx;
+        int port;
+        try (Site site = Site.create()) {
+            populate(site);
+            try (NginxServer nginx = NginxServer.start(site, HTTP)) {
+                port = nginx.port();
+                fromNginx = run(port, cases);
+            }
+            try (JinxServer jinx = JinxServer.start(site, HTTP.replace("%PORT%", Integer.toString(port)))) {
+                fromJinx = run(port, cases);
+                jinx.assertNoAlerts();
+            }
+        }
+        List<String> differences = new ArrayList<>();
+        StringBuilder report = new StringBuilder();
+        for (int i = 0; i < cases.size(); i++) {
+            Case c = cases.get(i);
+            String expected = EXCEPTIONS.getOrDefault(c.name(), normalize(fromNginx.get(i), c));
+            String actual = normalize(fromJinx.get(i), c);
+            report.append("=== ").append(c.name()).append(expected.equals(actual) ? "" : "  DIFFERS").append('\n')
+                .append("--- nginx\n").append(expected).append("\n--- jinx\n").append(actual).append('\n');
+            if (!expected.equals(actual)) {
+                differences.add(c.name());
+            }
+        }
+        Path out = Path.of("target", "nginx-differential.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report, StandardCharsets.ISO_8859_1);
+        assertTrue(differences.isEmpty(), differences.size() + " of " + cases.size() + " cases differ from "
+            + NginxServer.version() + ": " + differences + "; see " + out.toAbsolutePath());
+    }
+
+    /** Sends every case on a connection of its own and keeps what came back. */
+    private static List<String> run(int port, List<Case> cases) throws IOException {
+        List<String> raw = new ArrayList<>();
+        for (Case c : cases) {
+            try (RawClient client = RawClient.connect(port)) {
+                client.send(c.request());
+                if (c.request().indexOf(" HTTP/") < 0) {
+                    client.readAll();
+                } else {
+                    client.responses(c.responses(), c.head());
+                }
+                raw.add(client.received());
+            }
+        }
+        return raw;
+    }
+
+    private static final Pattern VERSION = Pattern.compile("(?:nginx|jinx)/[0-9][0-9A-Za-z.\\-]*");
+    private static final Pattern MASKED = Pattern.compile("(?m)^(Date|Server|ETag|Last-Modified|Expires): .*$");
+    private static final Pattern BOUNDARY = Pattern.compile("boundary=(\\w+)");
+
+    /**
+     * Masks what cannot be equal and rewrites nginx's name, fixing {@code Content-Length} when the body was
+     * rewritten.
+     */
+    static String normalize(String raw, Case c) {
+        if (!raw.startsWith("HTTP/")) {
+            // HTTP/0.9: the body alone
+            return VERSION.matcher(raw).replaceAll("jinx/V").replace("nginx", "jinx");
+        }
+        List<RawResponse> responses = RawResponse.split(raw, c.head(), true);
+        StringBuilder sb = new StringBuilder();
+        int consumed = 0;
+        for (RawResponse r : responses) {
+            consumed += r.head().length() + r.body().length();
+            String body = VERSION.matcher(r.body()).replaceAll("jinx/V").replace("nginx", "jinx");
+            String head = MASKED.matcher(r.head()).replaceAll("$1: X");
+            Matcher m = BOUNDARY.matcher(head);
+            if (m.find()) {
+                head = head.replace(m.group(1), "B");
+                body = body.replace(m.group(1), "B");
+            }
+            String length = r.header("Content-Length");
+            if (length != null && !c.head() && Long.parseLong(length) == r.body().length()) {
+                head = head.replace("Content-Length: " + length + "\r\n", "Content-Length: " + body.length() + "\r\n");
+            }
+            sb.append(head).append(body);
+        }
+        // what is left: an incomplete response, or bytes after the last one
+        return sb.append(raw.substring(consumed)).toString();
+    }
+}
