@@ -6,6 +6,8 @@
  *     gcc -o target/platform-probe src/main/c/platform.c
  *     target/platform-probe > target/classes/jinx/kernel/os/platform.properties
  * To add a value: add a line here, then read it with Platform.get("NAME") or add a named constant to Platform.
+ * A value the headers may lack is printed only when defined (Platform.has("NAME") tells); HAVE_* flags say what
+ * the headers declare, and the Java side also checks that the running libc has the symbol.
  *
  * Values come from the C headers of the machine that builds, so the layouts are right for its architecture:
  * struct epoll_event is 12 bytes and packed on x86_64 (data at offset 4), 16 bytes on aarch64 (data at 8).
@@ -15,6 +17,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -33,6 +45,7 @@
 #define VALUE(name, expr)        printf("%s=%lld\n", name, (long long) (expr))
 #define SIZEOF(name, type)       printf("SIZEOF_%s=%zu\n", name, sizeof(type))
 #define OFFSETOF(name, type, f)  printf("OFFSETOF_%s=%zu\n", name, offsetof(type, f))
+#define FLAG(name, cond)         printf("%s=%d\n", name, (cond) ? 1 : 0)
 #define FIELD(name, type, f)     printf("OFFSETOF_%s=%zu\nSIZEOF_%s=%zu\n", name, offsetof(type, f), \
                                         name, sizeof(((type *) 0)->f))
 
@@ -142,6 +155,89 @@ main(void)
     FIELD("L_ONOFF", struct linger, l_onoff);
     FIELD("L_LINGER", struct linger, l_linger);
 
+    /* char *argv[], char *envp[] for posix_spawn(3) and execve(2) */
+    SIZEOF("POINTER", void *);
+
+    /* memfd_create(2) */
+    CONST(MFD_CLOEXEC);
+    CONST(MFD_ALLOW_SEALING);
+
+    /* signal masks: sigprocmask(2), pthread_sigmask(3) */
+    CONST(SIG_BLOCK);
+    CONST(SIG_UNBLOCK);
+    CONST(SIG_SETMASK);
+    CONST(NSIG);
+    SIZEOF("SIGSET_T", sigset_t);
+
+    /* signalfd(2): struct signalfd_siginfo, 128 bytes */
+    CONST(SFD_NONBLOCK);
+    CONST(SFD_CLOEXEC);
+    CONST(SI_USER);
+    CONST(SI_TKILL);
+    CONST(CLD_EXITED);
+    CONST(CLD_KILLED);
+    SIZEOF("SIGNALFD_SIGINFO", struct signalfd_siginfo);
+    FIELD("SSI_SIGNO", struct signalfd_siginfo, ssi_signo);
+    FIELD("SSI_CODE", struct signalfd_siginfo, ssi_code);
+    FIELD("SSI_PID", struct signalfd_siginfo, ssi_pid);
+    FIELD("SSI_UID", struct signalfd_siginfo, ssi_uid);
+    FIELD("SSI_STATUS", struct signalfd_siginfo, ssi_status);
+
+    /* posix_spawn(3) */
+    SIZEOF("POSIX_SPAWNATTR_T", posix_spawnattr_t);
+    SIZEOF("POSIX_SPAWN_FILE_ACTIONS_T", posix_spawn_file_actions_t);
+    CONST(POSIX_SPAWN_SETPGROUP);
+    CONST(POSIX_SPAWN_SETSIGMASK);
+    CONST(POSIX_SPAWN_SETSIGDEF);
+#ifdef POSIX_SPAWN_SETSID
+    CONST(POSIX_SPAWN_SETSID);
+#endif
+    /* glibc 2.34 added posix_spawn_file_actions_addclosefrom_np and close_range to its headers */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    FLAG("HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP", 1);
+    FLAG("HAVE_CLOSE_RANGE", 1);
+#else
+    FLAG("HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP", 0);
+    FLAG("HAVE_CLOSE_RANGE", 0);
+#endif
+#ifdef CLOSE_RANGE_CLOEXEC
+    CONST(CLOSE_RANGE_CLOEXEC);
+#endif
+
+    /*
+     * waitpid(2) statuses: the W* macros applied to sample statuses built with glibc's own W_EXITCODE,
+     * W_STOPCODE and WCOREFLAG, so the Java decoder (Processes.WaitStatus) is checked against the headers.
+     */
+    {
+        int samples[] = { W_EXITCODE(0, 0), W_EXITCODE(3, 0), W_EXITCODE(255, 0), W_EXITCODE(0, SIGKILL),
+                          W_EXITCODE(0, SIGSEGV) | WCOREFLAG, W_EXITCODE(0, SIGTERM), W_STOPCODE(SIGSTOP),
+                          0xffff /* __W_CONTINUED */ };
+        int n = sizeof(samples) / sizeof(samples[0]);
+        int i;
+
+        VALUE("WAIT_SAMPLES", n);
+        for (i = 0; i < n; i++) {
+            int s = samples[i];
+            printf("WAIT_SAMPLE_%d=%d\n", i, s);
+            printf("WAIT_SAMPLE_%d_WIFEXITED=%d\n", i, WIFEXITED(s) ? 1 : 0);
+            printf("WAIT_SAMPLE_%d_WEXITSTATUS=%d\n", i, WEXITSTATUS(s));
+            printf("WAIT_SAMPLE_%d_WIFSIGNALED=%d\n", i, WIFSIGNALED(s) ? 1 : 0);
+            printf("WAIT_SAMPLE_%d_WTERMSIG=%d\n", i, WTERMSIG(s));
+            printf("WAIT_SAMPLE_%d_WCOREDUMP=%d\n", i, WCOREDUMP(s) ? 1 : 0);
+            printf("WAIT_SAMPLE_%d_WIFSTOPPED=%d\n", i, WIFSTOPPED(s) ? 1 : 0);
+            printf("WAIT_SAMPLE_%d_WSTOPSIG=%d\n", i, WSTOPSIG(s));
+            printf("WAIT_SAMPLE_%d_WIFCONTINUED=%d\n", i, WIFCONTINUED(s) ? 1 : 0);
+        }
+    }
+
+    /* sched_setaffinity(2), prctl(2), raw syscalls for the calling thread */
+    SIZEOF("CPU_SET_T", cpu_set_t);
+    CONST(CPU_SETSIZE);
+    CONST(PR_SET_PDEATHSIG);
+    CONST(SYS_gettid);
+    CONST(SYS_tgkill);
+    CONST(SYS_prctl);
+
     /*
      * Also in jnr-constants, which Platform takes them from: printed so PlatformTest can check jnr-constants
      * against this machine's headers.
@@ -184,6 +280,22 @@ main(void)
     CONST(F_GETFL);
     CONST(F_SETFL);
     CONST(RLIMIT_NOFILE);
+    CONST(WNOHANG);
+    CONST(PRIO_PROCESS);
+    CONST(SIGHUP);
+    CONST(SIGINT);
+    CONST(SIGQUIT);
+    CONST(SIGKILL);
+    CONST(SIGUSR1);
+    CONST(SIGSEGV);
+    CONST(SIGUSR2);
+    CONST(SIGPIPE);
+    CONST(SIGALRM);
+    CONST(SIGTERM);
+    CONST(SIGCHLD);
+    CONST(SIGWINCH);
+    CONST(SIGIO);
+    CONST(ECHILD);
     CONST(EAGAIN);
     CONST(EWOULDBLOCK);
     CONST(EINTR);

@@ -4,8 +4,19 @@ package jinx.kernel;
  * A connection slot: nginx's {@code ngx_connection_t}. A loop builds {@code worker_connections} of them once,
  * each with its read and write event, and lends them out; a slot's {@link #fd()} is -1 while it is free. Its
  * fields are the loop thread's alone.
+ *
+ * <p>A slot is lent to a socket's descriptor, or to {@link #NO_DESCRIPTOR} for a connection whose I/O is not a
+ * socket's (a {@link MemoryConnection}): its {@link #io()} says how it reads and writes, and the loop neither
+ * registers its events with the event method nor closes a descriptor for it.
  */
 public final class Connection {
+
+    /**
+     * The descriptor of a connection in use that has none (an in-memory connection). Negative, so that a system
+     * call made with it fails ({@code EBADF}) instead of reaching someone else's file, and not -1, which marks a
+     * free slot.
+     */
+    public static final int NO_DESCRIPTOR = -2;
 
     private final EventLoop loop;
     private final int slot;
@@ -16,6 +27,7 @@ public final class Connection {
     public final Event write = new Event();
 
     int fd = -1;
+    private ConnectionIo io;
 
     /** The protocol's state for this connection (the HTTP connection or request). */
     public Object data;
@@ -41,6 +53,11 @@ public final class Connection {
     public boolean timedout;
     /** An I/O error happened. */
     public boolean error;
+    /**
+     * A reset by the peer ({@code ECONNRESET}) fails a call without being logged: nginx's
+     * {@code c->log_error = NGX_ERROR_IGNORE_ECONNRESET}, set around a read of an idle keep-alive connection.
+     */
+    public boolean ignoreReset;
 
     boolean reusable;
     Connection nextFree;
@@ -87,6 +104,48 @@ public final class Connection {
     }
 
     /**
+     * Tells whether the connection has a descriptor: false for a free slot and for a connection lent with
+     * {@link #NO_DESCRIPTOR}, whose events are never registered with the event method and on which no socket
+     * option or other system call applies.
+     *
+     * @return true for a socket
+     */
+    public boolean hasDescriptor() {
+        return fd >= 0;
+    }
+
+    /**
+     * Returns how the connection reads and writes (nginx's {@code c->recv}, {@code c->send},
+     * {@code c->send_chain}): the one {@link #io(ConnectionIo)} set, or else the loop's {@link SocketIo}.
+     *
+     * @return the connection's I/O
+     */
+    public ConnectionIo io() {
+        ConnectionIo i = io;
+        return i != null ? i : loop.socketIo();
+    }
+
+    /**
+     * Sets how the connection reads and writes, until the slot is lent again.
+     *
+     * @param connectionIo the I/O, or null for the loop's {@link SocketIo}
+     */
+    public void io(ConnectionIo connectionIo) {
+        io = connectionIo;
+    }
+
+    /**
+     * Tells whether {@code connectionIo} was set on this slot by {@link #io(ConnectionIo)} and the slot was not
+     * lent again since.
+     *
+     * @param connectionIo the I/O
+     * @return true when it is still the slot's own
+     */
+    boolean ownedBy(ConnectionIo connectionIo) {
+        return io == connectionIo;
+    }
+
+    /**
      * Tells whether the loop may close this connection to admit a new one when slots run short.
      *
      * @return true when reusable
@@ -116,6 +175,8 @@ public final class Connection {
         destroyed = false;
         timedout = false;
         error = false;
+        ignoreReset = false;
+        io = null;
         reusable = false;
         nextFree = null;
         read.reset();

@@ -115,4 +115,31 @@ public interface Cycle {
      * @return the loop
      */
     EventLoop eventLoop();
+
+    /**
+     * Declares a shared memory zone while the configuration is parsed (nginx's {@code ngx_shared_memory_add()}),
+     * or returns the zone already declared under that name. The memory is there once the configuration is parsed:
+     * created by the master (taken over from the previous cycle when name, size and tag are unchanged, see
+     * {@link SharedZone#reused()}), attached by a worker. A module sets up its structures in {@code initModule}
+     * when the zone is new, and finds them through {@link SlabPool#data()} when it was kept.
+     *
+     * @param name the zone's name
+     * @param size its size in bytes, rounded up to pages; 0 to refer to a zone another directive sizes
+     * @param tag the owning module's name
+     * @return the zone
+     * @throws ConfException {@code the shared memory zone "x" is already declared for a different use}, or
+     *     {@code the size N of shared memory zone "x" conflicts with already declared size M}
+     */
+    default SharedZone sharedZone(String name, long size, String tag) throws ConfException {
+        throw new ConfException("shared memory zones are not supported by this cycle");
+    }
+
+    /**
+     * Returns the shared zones declared, in the order declared: what the master hands to its workers.
+     *
+     * @return the zones
+     */
+    default List<SharedZone> sharedZones() {
+        return List.of();
+    }
 }

@@ -240,7 +240,8 @@ public final class EventLoop {
     /**
      * Makes sure the read event will be reported when data arrives, the way the method needs it (nginx's
      * {@code ngx_handle_read_event()}): an edge-triggered method registers once; a level-triggered one
-     * registers while the event is not ready and unregisters once it is, or the loop would spin.
+     * registers while the event is not ready and unregisters once it is, or the loop would spin. Nothing is
+     * registered for a connection without a descriptor, whose events its own I/O posts.
      *
      * @param rev the read event
      * @param flags {@link EventActions#CLOSE_EVENT} when the connection is about to close
@@ -262,6 +263,10 @@ public final class EventLoop {
     }
 
     private int handle(Event ev, int kind, int flags) {
+        if (ev.data instanceof Connection c && c.fd == Connection.NO_DESCRIPTOR) {
+            // an in-memory connection's events are never registered: it posts them itself (MemoryConnection)
+            return Rc.OK;
+        }
         try {
             if ((methodFlags & EventActions.USE_CLEAR_EVENT) != 0) {
                 if (!ev.active && !ev.ready) {
@@ -341,7 +346,7 @@ public final class EventLoop {
     /**
      * Lends a free slot to descriptor {@code fd}, closing idle connections first when free slots run short.
      *
-     * @param fd the descriptor
+     * @param fd the descriptor, or {@link Connection#NO_DESCRIPTOR} for a connection that is no socket
      * @param connectionLog the connection's log
      * @return the connection, or null (logged: {@code N worker_connections are not enough})
      */
@@ -360,7 +365,8 @@ public final class EventLoop {
 
     /**
      * Closes a connection: its timers and posted events removed, the event method told, the slot freed, the
-     * descriptor closed (nginx's {@code ngx_close_connection()}).
+     * descriptor closed (nginx's {@code ngx_close_connection()}). A connection without a descriptor only has its
+     * slot freed: the event method never knew it.
      *
      * @param c the connection
      */
@@ -371,10 +377,15 @@ public final class EventLoop {
         }
         deleteTimer(c.read);
         deleteTimer(c.write);
-        try {
-            actions.delConnection(c, EventActions.CLOSE_EVENT);
-        } catch (IOException e) {
-            log.alert(e.getMessage());
+        if (c.fd == Connection.NO_DESCRIPTOR) {
+            c.read.active = false;
+            c.write.active = false;
+        } else {
+            try {
+                actions.delConnection(c, EventActions.CLOSE_EVENT);
+            } catch (IOException e) {
+                log.alert(e.getMessage());
+            }
         }
         PostedQueue.unlink(c.read);
         PostedQueue.unlink(c.write);
@@ -384,6 +395,9 @@ public final class EventLoop {
         int fd = c.fd;
         c.fd = -1;
         slots.free(c);
+        if (fd == Connection.NO_DESCRIPTOR) {
+            return;
+        }
         try {
             Syscalls.close(fd);
         } catch (NativeIoException e) {

@@ -11,7 +11,8 @@ import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.EventActions;
 
 /**
- * A connection's socket I/O, one object per loop: nginx's {@code ngx_unix_recv()} ({@code ngx_recv.c}),
+ * A connection's socket I/O, one object per loop, the {@link ConnectionIo} of every connection that has not another
+ * one: nginx's {@code ngx_unix_recv()} ({@code ngx_recv.c}),
  * {@code ngx_unix_send()} ({@code ngx_send.c}), {@code ngx_writev()} and {@code ngx_output_chain_to_iovec()}
  * ({@code ngx_writev_chain.c}) and {@code ngx_linux_sendfile_chain()} ({@code ngx_linux_sendfile_chain.c}). It
  * owns the native scratch those calls need — an array of {@link #IOV_MAX} {@code struct iovec} and an
@@ -31,10 +32,10 @@ import jinx.kernel.spi.EventActions;
  *
  * <p>Thread contract: the loop's thread only.
  */
-public final class SocketIo implements AutoCloseable {
+public final class SocketIo implements ConnectionIo, AutoCloseable {
 
-    /** The error marker {@link #sendChain} returns: nginx's {@code NGX_CHAIN_ERROR}. Never send or change it. */
-    public static final BufChain CHAIN_ERROR = new BufChain(null, null);
+    /** The error marker {@link #sendChain} returns: {@link ConnectionIo#CHAIN_ERROR}. */
+    public static final BufChain CHAIN_ERROR = ConnectionIo.CHAIN_ERROR;
 
     /** How many {@code struct iovec} one {@code writev} takes at most (Linux's {@code IOV_MAX}). */
     public static final int IOV_MAX = 1024;
@@ -128,6 +129,7 @@ public final class SocketIo implements AutoCloseable {
      * @return bytes read, 0 at end of file ({@code read.eof} set), {@link Rc#AGAIN} ({@code read.ready}
      *     cleared), {@link Rc#ERROR} ({@code read.error} set, logged)
      */
+    @Override
     public int recv(Connection c, ByteBuffer buf) {
         Event rev = c.read;
         if (epollRdhup && rev.available == 0 && !rev.pendingEof) {
@@ -179,6 +181,7 @@ public final class SocketIo implements AutoCloseable {
      * @return bytes written ({@code write.ready} cleared when fewer than offered), {@link Rc#AGAIN}
      *     ({@code write.ready} cleared), {@link Rc#ERROR} ({@code write.error} set, logged)
      */
+    @Override
     public int send(Connection c, ByteBuffer buf) {
         Event wev = c.write;
         int size = buf.remaining();
@@ -220,6 +223,7 @@ public final class SocketIo implements AutoCloseable {
      *     {@code write.error} set for socket errors); {@code write.ready} is cleared when the socket took less
      *     than offered
      */
+    @Override
     public BufChain sendChain(Connection c, BufChain in, long limit) {
         Event wev = c.write;
         if (!wev.ready) {
@@ -406,6 +410,24 @@ public final class SocketIo implements AutoCloseable {
         }
     }
 
+    /* ---- shutdown ---- */
+
+    /**
+     * Shuts the socket's writing side: nginx's {@code ngx_shutdown_socket(c->fd, NGX_WRITE_SHUTDOWN)}.
+     *
+     * @param c the connection
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} (logged, {@code shutdown() failed (...)})
+     */
+    @Override
+    public int shutdownWrite(Connection c) {
+        try {
+            Sockets.shutdown(c.fd(), Platform.SHUT_WR);
+            return Rc.OK;
+        } catch (NativeIoException e) {
+            return connectionError(c, e);
+        }
+    }
+
     /* ---- TCP_CORK ---- */
 
     /**
@@ -444,7 +466,7 @@ public final class SocketIo implements AutoCloseable {
      * {@code ngx_connection_error()}. A peer's doing (ECONNRESET, EPIPE, ENOTCONN, ETIMEDOUT, ECONNREFUSED,
      * ENETUNREACH, EHOSTUNREACH) is {@code info} on a client connection (an accepted one: nginx's
      * {@code NGX_ERROR_INFO} of HTTP and stream) and {@code error} on others (upstream); anything else is
-     * {@code alert}.
+     * {@code alert}. A reset is not logged at all while {@link Connection#ignoreReset} is set.
      *
      * @param c the connection
      * @param e the failure, worded {@code recv() failed (104: Connection reset by peer)}
@@ -452,6 +474,9 @@ public final class SocketIo implements AutoCloseable {
      */
     public static int connectionError(Connection c, NativeIoException e) {
         int err = e.errno();
+        if (err == Errors.ECONNRESET && c.ignoreReset) {
+            return Rc.ERROR;
+        }
         LogLevel level;
         if (err == Errors.ECONNRESET || err == Errors.EPIPE || err == Errors.ENOTCONN || err == Errors.ETIMEDOUT
             || err == Errors.ECONNREFUSED || err == Errors.ENETUNREACH || err == Errors.EHOSTUNREACH) {

@@ -251,6 +251,50 @@ class SocketIoTest {
         c.listening = null;
     }
 
+    @Test
+    void aResetIsNotLoggedWhileIgnored() throws IOException {
+        open(EPOLL_FLAGS);
+        c.listening = new Listening(jinx.kernel.os.SockAddr.parse("127.0.0.1:80"));
+        assertEquals(3, io.send(c, direct("abc")));
+        Syscalls.close(peer);
+        fds.remove(Integer.valueOf(peer));
+        c.ignoreReset = true;
+        c.read.available = -1;
+        assertEquals(Rc.ERROR, io.recv(c, direct(16)));
+        assertTrue(c.read.error);
+        assertFalse(c.read.ready);
+        assertEquals("", logText(), "nginx's NGX_ERROR_IGNORE_ECONNRESET");
+        c.ignoreReset = false;
+        c.listening = null;
+    }
+
+    /* ---- shutdown ---- */
+
+    @Test
+    void shutdownWriteEndsThePeersStreamAndKeepsReading() throws IOException {
+        open(POLL_FLAGS);
+        assertSame(loop.socketIo(), c.io());
+        assertEquals(3, c.io().send(c, direct("bye")));
+        assertEquals(Rc.OK, c.io().shutdownWrite(c));
+        assertEquals("bye", new String(peerDrain(), StandardCharsets.ISO_8859_1));
+        ByteBuffer one = direct(1);
+        assertEquals(0, Sockets.recv(peer, NativeMemory.address(one), 1), "the peer reads the end of the stream");
+        peerSend("more");
+        assertEquals(4, c.io().recv(c, direct(16)), "the server still reads");
+        assertEquals(Rc.ERROR, c.io().send(c, direct("x")));
+        assertTrue(logText().contains("send() failed (32: Broken pipe)"), logText());
+    }
+
+    @Test
+    void aFailedShutdownIsLogged() throws IOException {
+        open(POLL_FLAGS);
+        Connection file = loop.getConnection(Syscalls.eventfd(0, Platform.EFD_CLOEXEC), log);
+        file.number = 8;
+        assertEquals(Rc.ERROR, io.shutdownWrite(file));
+        assertTrue(logText().contains("[alert] ") && logText().contains("*8 shutdown() failed (88: "), logText());
+        file.close();
+    }
+
     /* ---- send ---- */
 
     @Test

@@ -58,6 +58,14 @@ public final class Errors {
     public static final int EHOSTUNREACH = Errno.EHOSTUNREACH.intValue();
     /** Network unreachable. */
     public static final int ENETUNREACH = Errno.ENETUNREACH.intValue();
+    /** No child processes: {@code waitpid()} has nothing left to reap. */
+    public static final int ECHILD = Errno.ECHILD.intValue();
+    /** No such process. */
+    public static final int ESRCH = Errno.ESRCH.intValue();
+    /** Operation not permitted ({@code setuid()} as a user). */
+    public static final int EPERM = Errno.EPERM.intValue();
+    /** Function not implemented: a kernel older than the call ({@code close_range()}). */
+    public static final int ENOSYS = Errno.ENOSYS.intValue();
     /** Invalid argument. */
     public static final int EINVAL = Errno.EINVAL.intValue();
 

@@ -3,7 +3,8 @@ package jinx.kernel.os;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The facade over file calls ({@code open}, {@code fstat}, {@code unlink}), with {@link Syscalls}' rules. Paths
+ * The facade over file calls ({@code open}, {@code fstat}, {@code unlink}, {@code memfd_create},
+ * {@code ftruncate}), with {@link Syscalls}' rules. Paths
  * are byte strings, one char per byte (ISO-8859-1), as the configuration tokenizer produces them; errors name
  * the path as nginx does: {@code open() "/var/www/x" failed (2: No such file or directory)}.
  */
@@ -103,6 +104,48 @@ public final class Files {
             int errno = Errors.last();
             if (errno != Errors.EINTR) {
                 throw Errors.failure("unlink() \"" + path + "\"", errno);
+            }
+        }
+    }
+
+    /**
+     * Creates an anonymous memory-backed file ({@code memfd_create(2)}): a shared zone's backing, inherited by the
+     * workers. It starts empty; size it with {@link #ftruncate(int, long)}. Not hot.
+     *
+     * @param name the name, for {@code /proc/PID/fd} ({@code /memfd:name (deleted)}); at most 249 bytes
+     * @param flags {@link Platform#MFD_CLOEXEC}, {@link Platform#MFD_ALLOW_SEALING}
+     * @return the descriptor
+     * @throws NativeIoException {@code memfd_create() "name" failed (...)}
+     */
+    public static int memfdCreate(String name, int flags) throws NativeIoException {
+        byte[] n = cString(name);
+        for (;;) {
+            int fd = Native.C.memfd_create(n, flags);
+            if (fd >= 0) {
+                return fd;
+            }
+            int errno = Errors.last();
+            if (errno != Errors.EINTR) {
+                throw Errors.failure("memfd_create() \"" + name + "\"", errno);
+            }
+        }
+    }
+
+    /**
+     * Sets a file's size ({@code ftruncate(2)}): grows it with zeroes or cuts it.
+     *
+     * @param fd the descriptor, open for writing
+     * @param length the new size in bytes
+     * @throws NativeIoException {@code ftruncate(12, 4096) failed (...)}
+     */
+    public static void ftruncate(int fd, long length) throws NativeIoException {
+        for (;;) {
+            if (Native.C.ftruncate(fd, length) == 0) {
+                return;
+            }
+            int errno = Errors.last();
+            if (errno != Errors.EINTR) {
+                throw Errors.failure("ftruncate(" + fd + ", " + length + ")", errno);
             }
         }
     }

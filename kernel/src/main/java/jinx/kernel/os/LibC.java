@@ -10,13 +10,15 @@ import jnr.ffi.types.ssize_t;
 
 /**
  * The C library calls the kernel makes, mirroring their C prototypes. Called only through the facades
- * ({@link Syscalls}, {@link Sockets}, {@link Channels}, {@link Files}), which retry {@code EINTR} and turn errno into
+ * ({@link Syscalls}, {@link Sockets}, {@link Channels}, {@link Files}, {@link Signals}, {@link Processes},
+ * {@link ProcessSetup}, and {@link SigSet}), which retry {@code EINTR} and turn errno into
  * {@link NativeIoException}.
  *
  * <p>Buffers and structs are raw native addresses ({@code @intptr_t long}), never a jnr {@code Pointer} or
  * {@code Struct}: building one per call would be garbage on the hot path. Java arrays and strings appear only on
  * calls made at setup time; paths are NUL-terminated byte arrays (the facades encode them). jnr-ffi saves errno
- * after every call (no {@code @IgnoreError} anywhere).
+ * after every call (no {@code @IgnoreError} anywhere). The {@code pthread_*} and {@code posix_spawn*} calls return
+ * an error number instead of setting errno.
  */
 public interface LibC {
 
@@ -304,6 +306,15 @@ public interface LibC {
     int fcntl(int fd, int cmd, int arg);
 
     /**
+     * {@code int pipe2(int pipefd[2], int flags);}
+     *
+     * @param pipefd receives the read end, then the write end
+     * @param flags {@code O_CLOEXEC}, {@code O_NONBLOCK}
+     * @return 0, or -1 with errno set
+     */
+    int pipe2(@Out int[] pipefd, int flags);
+
+    /**
      * {@code int eventfd(unsigned int initval, int flags);}
      *
      * @param initval the counter's initial value
@@ -349,4 +360,321 @@ public interface LibC {
      * @return 0, or -1 with errno set
      */
     int unlink(@In byte[] pathname);
+
+    /**
+     * {@code int ftruncate(int fd, off_t length);}
+     *
+     * @param fd the descriptor
+     * @param length the new size
+     * @return 0, or -1 with errno set
+     */
+    int ftruncate(int fd, @off_t long length);
+
+    /**
+     * {@code int memfd_create(const char *name, unsigned int flags);} (glibc 2.27)
+     *
+     * @param name the name, NUL-terminated, shown as {@code /memfd:name} in {@code /proc/self/fd}
+     * @param flags {@code MFD_CLOEXEC}, {@code MFD_ALLOW_SEALING}
+     * @return the descriptor, or -1 with errno set
+     */
+    int memfd_create(@In byte[] name, int flags);
+
+    // signal masks: sigsetops(3), pthread_sigmask(3), sigprocmask(2), signalfd(2)
+
+    /**
+     * {@code int sigemptyset(sigset_t *set);}
+     *
+     * @param set the {@code sigset_t}
+     * @return 0, or -1 with errno set
+     */
+    int sigemptyset(@intptr_t long set);
+
+    /**
+     * {@code int sigfillset(sigset_t *set);}
+     *
+     * @param set the {@code sigset_t}
+     * @return 0, or -1 with errno set
+     */
+    int sigfillset(@intptr_t long set);
+
+    /**
+     * {@code int sigaddset(sigset_t *set, int signum);}
+     *
+     * @param set the {@code sigset_t}
+     * @param signum the signal
+     * @return 0, or -1 with errno set ({@code EINVAL}: not a signal, or one glibc reserves)
+     */
+    int sigaddset(@intptr_t long set, int signum);
+
+    /**
+     * {@code int sigdelset(sigset_t *set, int signum);}
+     *
+     * @param set the {@code sigset_t}
+     * @param signum the signal
+     * @return 0, or -1 with errno set
+     */
+    int sigdelset(@intptr_t long set, int signum);
+
+    /**
+     * {@code int sigismember(const sigset_t *set, int signum);}
+     *
+     * @param set the {@code sigset_t}
+     * @param signum the signal
+     * @return 1 when a member, 0 when not, or -1 with errno set
+     */
+    int sigismember(@intptr_t long set, int signum);
+
+    /**
+     * {@code int pthread_sigmask(int how, const sigset_t *set, sigset_t *oldset);} (in libc since glibc 2.34;
+     * older glibc resolves it from the libpthread every JVM has loaded)
+     *
+     * @param how {@code SIG_BLOCK}, {@code SIG_UNBLOCK}, {@code SIG_SETMASK}
+     * @param set the set, or 0 to only read the mask
+     * @param oldset receives the previous mask, or 0
+     * @return 0, or an error number (errno is not set)
+     */
+    int pthread_sigmask(int how, @intptr_t long set, @intptr_t long oldset);
+
+    /**
+     * {@code int sigprocmask(int how, const sigset_t *set, sigset_t *oldset);} (the calling thread's mask with
+     * glibc, as {@code pthread_sigmask})
+     *
+     * @param how {@code SIG_BLOCK}, {@code SIG_UNBLOCK}, {@code SIG_SETMASK}
+     * @param set the set, or 0
+     * @param oldset receives the previous mask, or 0
+     * @return 0, or -1 with errno set
+     */
+    int sigprocmask(int how, @intptr_t long set, @intptr_t long oldset);
+
+    /**
+     * {@code int signalfd(int fd, const sigset_t *mask, int flags);}
+     *
+     * @param fd -1 for a new descriptor, or a signalfd whose mask to replace
+     * @param mask the signals to read
+     * @param flags {@code SFD_NONBLOCK}, {@code SFD_CLOEXEC}
+     * @return the descriptor, or -1 with errno set
+     */
+    int signalfd(int fd, @intptr_t long mask, int flags);
+
+    /**
+     * {@code long syscall(long number, ...);} with three arguments (unused ones are ignored by the kernel). glibc's
+     * {@code syscall} is assembly that moves registers, so binding the variadic prototype with fixed arguments is
+     * exact on x86_64 and aarch64. Used for {@code gettid}, {@code tgkill} and {@code prctl}.
+     *
+     * @param number the system call ({@code SYS_gettid} ...)
+     * @param a1 the first argument
+     * @param a2 the second argument
+     * @param a3 the third argument
+     * @return the call's result, or -1 with errno set
+     */
+    long syscall(long number, long a1, long a2, long a3);
+
+    // processes: posix_spawn(3), wait(2), exec
+
+    /**
+     * {@code int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *file_actions,
+     * const posix_spawnattr_t *attrp, char *const argv[], char *const envp[]);}
+     *
+     * @param pid receives the child's pid (an {@code int})
+     * @param file the program, NUL-terminated, searched in {@code PATH} when it has no slash
+     * @param fileActions the file actions, or 0
+     * @param attrp the attributes, or 0
+     * @param argv a NULL-terminated array of NUL-terminated strings
+     * @param envp a NULL-terminated array of {@code NAME=value} strings
+     * @return 0, or an error number (errno is not set), which includes the child's failure to exec
+     */
+    int posix_spawnp(@intptr_t long pid, @In byte[] file, @intptr_t long fileActions, @intptr_t long attrp,
+                     @intptr_t long argv, @intptr_t long envp);
+
+    /**
+     * {@code int posix_spawnattr_init(posix_spawnattr_t *attr);}
+     *
+     * @param attr the attributes
+     * @return 0, or an error number
+     */
+    int posix_spawnattr_init(@intptr_t long attr);
+
+    /**
+     * {@code int posix_spawnattr_destroy(posix_spawnattr_t *attr);}
+     *
+     * @param attr the attributes
+     * @return 0, or an error number
+     */
+    int posix_spawnattr_destroy(@intptr_t long attr);
+
+    /**
+     * {@code int posix_spawnattr_setflags(posix_spawnattr_t *attr, short flags);}
+     *
+     * @param attr the attributes
+     * @param flags {@code POSIX_SPAWN_SETSIGMASK} | {@code POSIX_SPAWN_SETSIGDEF} | ...
+     * @return 0, or an error number
+     */
+    int posix_spawnattr_setflags(@intptr_t long attr, short flags);
+
+    /**
+     * {@code int posix_spawnattr_setsigmask(posix_spawnattr_t *attr, const sigset_t *sigmask);}
+     *
+     * @param attr the attributes
+     * @param sigmask the child's signal mask
+     * @return 0, or an error number
+     */
+    int posix_spawnattr_setsigmask(@intptr_t long attr, @intptr_t long sigmask);
+
+    /**
+     * {@code int posix_spawnattr_setsigdefault(posix_spawnattr_t *attr, const sigset_t *sigdefault);}
+     *
+     * @param attr the attributes
+     * @param sigdefault the signals reset to {@code SIG_DFL} in the child
+     * @return 0, or an error number
+     */
+    int posix_spawnattr_setsigdefault(@intptr_t long attr, @intptr_t long sigdefault);
+
+    /**
+     * {@code int posix_spawnattr_setpgroup(posix_spawnattr_t *attr, pid_t pgroup);}
+     *
+     * @param attr the attributes
+     * @param pgroup the child's process group, 0 for a new one led by the child
+     * @return 0, or an error number
+     */
+    int posix_spawnattr_setpgroup(@intptr_t long attr, int pgroup);
+
+    /**
+     * {@code int posix_spawn_file_actions_init(posix_spawn_file_actions_t *file_actions);}
+     *
+     * @param fileActions the file actions
+     * @return 0, or an error number
+     */
+    int posix_spawn_file_actions_init(@intptr_t long fileActions);
+
+    /**
+     * {@code int posix_spawn_file_actions_destroy(posix_spawn_file_actions_t *file_actions);}
+     *
+     * @param fileActions the file actions
+     * @return 0, or an error number
+     */
+    int posix_spawn_file_actions_destroy(@intptr_t long fileActions);
+
+    /**
+     * {@code int posix_spawn_file_actions_adddup2(posix_spawn_file_actions_t *file_actions, int fildes,
+     * int newfildes);}
+     *
+     * @param fileActions the file actions
+     * @param fildes the parent's descriptor
+     * @param newfildes its number in the child
+     * @return 0, or an error number
+     */
+    int posix_spawn_file_actions_adddup2(@intptr_t long fileActions, int fildes, int newfildes);
+
+    /**
+     * {@code int posix_spawn_file_actions_addclose(posix_spawn_file_actions_t *file_actions, int fildes);}
+     *
+     * @param fileActions the file actions
+     * @param fildes the descriptor to close in the child
+     * @return 0, or an error number
+     */
+    int posix_spawn_file_actions_addclose(@intptr_t long fileActions, int fildes);
+
+    /**
+     * {@code pid_t waitpid(pid_t pid, int *wstatus, int options);}
+     *
+     * @param pid the child, -1 for any, {@code -pgid} for any in a process group
+     * @param wstatus receives the status (an {@code int}), or 0
+     * @param options {@code WNOHANG}
+     * @return the child's pid, 0 when {@code WNOHANG} found none finished, or -1 with errno set
+     */
+    int waitpid(int pid, @intptr_t long wstatus, int options);
+
+    /**
+     * {@code int execve(const char *pathname, char *const argv[], char *const envp[]);}
+     *
+     * @param pathname the program, NUL-terminated
+     * @param argv a NULL-terminated array of NUL-terminated strings
+     * @param envp a NULL-terminated array of {@code NAME=value} strings
+     * @return only on failure: -1 with errno set
+     */
+    int execve(@In byte[] pathname, @intptr_t long argv, @intptr_t long envp);
+
+    /**
+     * {@code pid_t getpid(void);}
+     *
+     * @return the process id
+     */
+    int getpid();
+
+    /**
+     * {@code pid_t getppid(void);}
+     *
+     * @return the parent's process id
+     */
+    int getppid();
+
+    /**
+     * {@code pid_t setsid(void);}
+     *
+     * @return the new session id, or -1 with errno set
+     */
+    int setsid();
+
+    /**
+     * {@code int chdir(const char *path);}
+     *
+     * @param path the directory, NUL-terminated
+     * @return 0, or -1 with errno set
+     */
+    int chdir(@In byte[] path);
+
+    /**
+     * {@code int setuid(uid_t uid);} (glibc applies it to every thread of the process)
+     *
+     * @param uid the user id
+     * @return 0, or -1 with errno set
+     */
+    int setuid(int uid);
+
+    /**
+     * {@code int setgid(gid_t gid);} (every thread, as {@code setuid})
+     *
+     * @param gid the group id
+     * @return 0, or -1 with errno set
+     */
+    int setgid(int gid);
+
+    /**
+     * {@code int initgroups(const char *user, gid_t group);}
+     *
+     * @param user the user's name, NUL-terminated
+     * @param group a group added to the user's supplementary groups
+     * @return 0, or -1 with errno set
+     */
+    int initgroups(@In byte[] user, int group);
+
+    /**
+     * {@code int setpriority(int which, id_t who, int prio);}
+     *
+     * @param which {@code PRIO_PROCESS}
+     * @param who 0: on Linux, the calling thread only
+     * @param prio the nice value, -20 to 19
+     * @return 0, or -1 with errno set
+     */
+    int setpriority(int which, int who, int prio);
+
+    /**
+     * {@code int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask);}
+     *
+     * @param pid 0: the calling thread
+     * @param cpusetsize the mask's size in bytes
+     * @param mask the CPUs, one bit each in {@code unsigned long} words
+     * @return 0, or -1 with errno set
+     */
+    int sched_setaffinity(int pid, @size_t long cpusetsize, @intptr_t long mask);
+
+    /**
+     * {@code int sched_getaffinity(pid_t pid, size_t cpusetsize, cpu_set_t *mask);}
+     *
+     * @param pid 0: the calling thread
+     * @param cpusetsize the mask's size in bytes
+     * @param mask receives the CPUs
+     * @return 0, or -1 with errno set
+     */
+    int sched_getaffinity(int pid, @size_t long cpusetsize, @intptr_t long mask);
 }

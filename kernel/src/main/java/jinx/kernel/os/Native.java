@@ -1,6 +1,9 @@
 package jinx.kernel.os;
 
+import com.kenai.jffi.Library;
+import com.kenai.jffi.MemoryIO;
 import jnr.ffi.LibraryLoader;
+import jnr.ffi.Platform;
 import jnr.ffi.Runtime;
 
 /**
@@ -16,5 +19,45 @@ final class Native {
     static final Runtime RUNTIME = Runtime.getRuntime(C);
 
     private Native() {
+    }
+
+    /** The calls a libc may lack, resolved when first called: ask {@link #has(String)} first. */
+    static final class Optional {
+        static final LibCOptional C = LibraryLoader.create(LibCOptional.class).load("c");
+
+        private Optional() {
+        }
+    }
+
+    /** libc's own handle, for symbol lookups. */
+    private static final class Handle {
+        static final Library LIBC = Library.getCachedInstance(Platform.getNativePlatform().getStandardCLibraryName(),
+                                                              Library.LAZY | Library.LOCAL);
+
+        private Handle() {
+        }
+    }
+
+    /**
+     * Returns whether this process's libc defines a symbol ({@code dlsym}).
+     *
+     * @param symbol the symbol ({@code "close_range"})
+     * @return whether it resolves
+     */
+    static boolean has(String symbol) {
+        return Handle.LIBC != null && Handle.LIBC.getSymbolAddress(symbol) != 0;
+    }
+
+    /**
+     * Returns libc's {@code environ}: the process's current environment, a NULL-terminated {@code char **}.
+     *
+     * @return the array's address
+     */
+    static long environ() {
+        long variable = Handle.LIBC.getSymbolAddress("environ");
+        if (variable == 0) {
+            throw new IllegalStateException("libc has no environ: " + Library.getLastError());
+        }
+        return MemoryIO.getInstance().getAddress(variable);
     }
 }

@@ -11,14 +11,17 @@ import jnr.constants.platform.Fcntl;
 import jnr.constants.platform.IPProto;
 import jnr.constants.platform.IPv6;
 import jnr.constants.platform.OpenFlags;
+import jnr.constants.platform.PRIO;
 import jnr.constants.platform.RLIMIT;
 import jnr.constants.platform.Shutdown;
+import jnr.constants.platform.Signal;
 import jnr.constants.platform.Sock;
 import jnr.constants.platform.SocketControlMessage;
 import jnr.constants.platform.SocketLevel;
 import jnr.constants.platform.SocketMessage;
 import jnr.constants.platform.SocketOption;
 import jnr.constants.platform.TCP;
+import jnr.constants.platform.WaitFlags;
 
 /**
  * The platform's constants, struct sizes and field offsets, under their C names. Nothing here is typed in:
@@ -122,6 +125,39 @@ public final class Platform {
     public static final int RLIMIT_NOFILE = jnr(RLIMIT.RLIMIT_NOFILE);
     /** {@code RLIMIT_CORE} ({@code worker_rlimit_core}). */
     public static final int RLIMIT_CORE = jnr(RLIMIT.RLIMIT_CORE);
+    /** {@code WNOHANG}, for {@code waitpid()}. */
+    public static final int WNOHANG = jnr(WaitFlags.WNOHANG);
+    /** {@code PRIO_PROCESS}, for {@code setpriority()} ({@code worker_priority}). */
+    public static final int PRIO_PROCESS = jnr(PRIO.PRIO_PROCESS);
+
+    // from jnr-constants: signals
+
+    /** {@code SIGHUP}: reload. */
+    public static final int SIGHUP = jnr(Signal.SIGHUP);
+    /** {@code SIGINT}: fast stop. */
+    public static final int SIGINT = jnr(Signal.SIGINT);
+    /** {@code SIGQUIT}: graceful stop. */
+    public static final int SIGQUIT = jnr(Signal.SIGQUIT);
+    /** {@code SIGKILL}. */
+    public static final int SIGKILL = jnr(Signal.SIGKILL);
+    /** {@code SIGUSR1}: reopen logs. */
+    public static final int SIGUSR1 = jnr(Signal.SIGUSR1);
+    /** {@code SIGSEGV}. */
+    public static final int SIGSEGV = jnr(Signal.SIGSEGV);
+    /** {@code SIGUSR2}: binary upgrade (HotSpot's suspend signal unless {@code _JAVA_SR_SIGNUM} moves it). */
+    public static final int SIGUSR2 = jnr(Signal.SIGUSR2);
+    /** {@code SIGPIPE}. */
+    public static final int SIGPIPE = jnr(Signal.SIGPIPE);
+    /** {@code SIGALRM}. */
+    public static final int SIGALRM = jnr(Signal.SIGALRM);
+    /** {@code SIGTERM}: fast stop. */
+    public static final int SIGTERM = jnr(Signal.SIGTERM);
+    /** {@code SIGCHLD}: reap. */
+    public static final int SIGCHLD = jnr(Signal.SIGCHLD);
+    /** {@code SIGWINCH}: stop the workers gracefully. */
+    public static final int SIGWINCH = jnr(Signal.SIGWINCH);
+    /** {@code SIGIO}. */
+    public static final int SIGIO = jnr(Signal.SIGIO);
 
     // from the probe: epoll(7)
 
@@ -213,6 +249,71 @@ public final class Platform {
     public static final int OFFSETOF_IOV_BASE = probe("OFFSETOF_IOV_BASE");
     /** {@code offsetof(struct iovec, iov_len)}: a {@code size_t}. */
     public static final int OFFSETOF_IOV_LEN = probe("OFFSETOF_IOV_LEN");
+    /** {@code MFD_CLOEXEC}, for {@code memfd_create()}. */
+    public static final int MFD_CLOEXEC = probe("MFD_CLOEXEC");
+    /** {@code MFD_ALLOW_SEALING}, for {@code memfd_create()}. */
+    public static final int MFD_ALLOW_SEALING = probe("MFD_ALLOW_SEALING");
+    /** {@code sizeof(void *)}: the entries of {@code argv} and {@code envp} arrays. */
+    public static final int SIZEOF_POINTER = probe("SIZEOF_POINTER");
+    /** {@code sizeof(cpu_set_t)}: the mask {@code sched_setaffinity()} takes (1024 CPUs). */
+    public static final int SIZEOF_CPU_SET_T = probe("SIZEOF_CPU_SET_T");
+    /** {@code PR_SET_PDEATHSIG}, for {@code prctl()}. */
+    public static final int PR_SET_PDEATHSIG = probe("PR_SET_PDEATHSIG");
+
+    // from the probe: signal masks, signalfd(2)
+
+    /** {@code SIG_BLOCK}. */
+    public static final int SIG_BLOCK = probe("SIG_BLOCK");
+    /** {@code SIG_UNBLOCK}. */
+    public static final int SIG_UNBLOCK = probe("SIG_UNBLOCK");
+    /** {@code SIG_SETMASK}. */
+    public static final int SIG_SETMASK = probe("SIG_SETMASK");
+    /** {@code NSIG}: signal numbers are 1 to {@code NSIG - 1}. */
+    public static final int NSIG = probe("NSIG");
+    /** {@code sizeof(sigset_t)}: 128 bytes with glibc. */
+    public static final int SIZEOF_SIGSET_T = probe("SIZEOF_SIGSET_T");
+    /** {@code SFD_NONBLOCK}. */
+    public static final int SFD_NONBLOCK = probe("SFD_NONBLOCK");
+    /** {@code SFD_CLOEXEC}. */
+    public static final int SFD_CLOEXEC = probe("SFD_CLOEXEC");
+    /** {@code SI_USER}: {@code ssi_code} of a signal sent with {@code kill()}. */
+    public static final int SI_USER = probe("SI_USER");
+    /** {@code SI_TKILL}: {@code ssi_code} of a signal sent with {@code tgkill()}. */
+    public static final int SI_TKILL = probe("SI_TKILL");
+    /** {@code CLD_EXITED}: {@code ssi_code} of a SIGCHLD for a child that exited. */
+    public static final int CLD_EXITED = probe("CLD_EXITED");
+    /** {@code CLD_KILLED}: {@code ssi_code} of a SIGCHLD for a child killed by a signal. */
+    public static final int CLD_KILLED = probe("CLD_KILLED");
+    /** {@code sizeof(struct signalfd_siginfo)}: 128. */
+    public static final int SIZEOF_SIGNALFD_SIGINFO = probe("SIZEOF_SIGNALFD_SIGINFO");
+    /** {@code offsetof(struct signalfd_siginfo, ssi_signo)}: 0, a {@code uint32_t}. */
+    public static final int OFFSETOF_SSI_SIGNO = probe("OFFSETOF_SSI_SIGNO");
+    /** {@code offsetof(struct signalfd_siginfo, ssi_code)}: 8, an {@code int32_t}. */
+    public static final int OFFSETOF_SSI_CODE = probe("OFFSETOF_SSI_CODE");
+    /** {@code offsetof(struct signalfd_siginfo, ssi_pid)}: 12, a {@code uint32_t}: the sender. */
+    public static final int OFFSETOF_SSI_PID = probe("OFFSETOF_SSI_PID");
+    /** {@code offsetof(struct signalfd_siginfo, ssi_uid)}: 16, a {@code uint32_t}: the sender's real uid. */
+    public static final int OFFSETOF_SSI_UID = probe("OFFSETOF_SSI_UID");
+    /** {@code offsetof(struct signalfd_siginfo, ssi_status)}: 40, an {@code int32_t}: a SIGCHLD's exit status. */
+    public static final int OFFSETOF_SSI_STATUS = probe("OFFSETOF_SSI_STATUS");
+
+    // from the probe: posix_spawn(3)
+
+    /** {@code sizeof(posix_spawnattr_t)}. */
+    public static final int SIZEOF_POSIX_SPAWNATTR_T = probe("SIZEOF_POSIX_SPAWNATTR_T");
+    /** {@code sizeof(posix_spawn_file_actions_t)}. */
+    public static final int SIZEOF_POSIX_SPAWN_FILE_ACTIONS_T = probe("SIZEOF_POSIX_SPAWN_FILE_ACTIONS_T");
+    /** {@code POSIX_SPAWN_SETPGROUP}. */
+    public static final int POSIX_SPAWN_SETPGROUP = probe("POSIX_SPAWN_SETPGROUP");
+    /** {@code POSIX_SPAWN_SETSIGMASK}. */
+    public static final int POSIX_SPAWN_SETSIGMASK = probe("POSIX_SPAWN_SETSIGMASK");
+    /** {@code POSIX_SPAWN_SETSIGDEF}. */
+    public static final int POSIX_SPAWN_SETSIGDEF = probe("POSIX_SPAWN_SETSIGDEF");
+    /** {@code POSIX_SPAWN_SETSID} (glibc 2.26), or 0 when the headers lack it. */
+    public static final int POSIX_SPAWN_SETSID = optional("POSIX_SPAWN_SETSID");
+    /** {@code CLOSE_RANGE_CLOEXEC} (glibc 2.34 headers, Linux 5.11), or 0 when the headers lack it. */
+    public static final int CLOSE_RANGE_CLOEXEC = optional("CLOSE_RANGE_CLOEXEC");
+
     /** {@code RLIM_INFINITY} (all ones: -1 as a Java long). */
     public static final long RLIM_INFINITY = probeLong("RLIM_INFINITY");
 
@@ -263,6 +364,10 @@ public final class Platform {
 
     static int probe(String name) {
         return (int) get(name);
+    }
+
+    private static int optional(String name) {
+        return has(name) ? probe(name) : 0;
     }
 
     private static long probeLong(String name) {

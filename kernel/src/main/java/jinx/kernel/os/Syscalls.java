@@ -327,6 +327,19 @@ public final class Syscalls {
     }
 
     /**
+     * Clears a descriptor's close-on-exec flag: {@code fcntl(F_SETFD, flags & ~FD_CLOEXEC)}.
+     *
+     * @param fd the descriptor
+     * @throws NativeIoException {@code fcntl(F_SETFD) failed (...)}
+     */
+    public static void clearCloexec(int fd) throws NativeIoException {
+        int flags = fcntl(fd, Platform.F_GETFD, 0, "fcntl(F_GETFD)");
+        if ((flags & Platform.FD_CLOEXEC) != 0) {
+            fcntl(fd, Platform.F_SETFD, flags & ~Platform.FD_CLOEXEC, "fcntl(F_SETFD)");
+        }
+    }
+
+    /**
      * Returns whether a descriptor is non-blocking.
      *
      * @param fd the descriptor
@@ -346,6 +359,21 @@ public final class Syscalls {
      */
     public static boolean isCloexec(int fd) throws NativeIoException {
         return (fcntl(fd, Platform.F_GETFD, 0, "fcntl(F_GETFD)") & Platform.FD_CLOEXEC) != 0;
+    }
+
+    /**
+     * Creates a pipe: {@code pipe2(fds, flags)}. Not hot.
+     *
+     * @param flags {@link Platform#O_CLOEXEC} | {@link Platform#O_NONBLOCK}, or 0
+     * @return the read end, then the write end
+     * @throws NativeIoException {@code pipe2() failed (...)}
+     */
+    public static int[] pipe(int flags) throws NativeIoException {
+        int[] fds = new int[2];
+        if (Native.C.pipe2(fds, flags) != 0) {
+            throw Errors.failure("pipe2()", Errors.last());
+        }
+        return fds;
     }
 
     // eventfd

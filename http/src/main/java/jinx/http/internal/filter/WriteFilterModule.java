@@ -10,6 +10,7 @@ import jinx.http.spi.HttpModule;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
+import jinx.kernel.ConnectionIo;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
@@ -23,7 +24,8 @@ import jinx.kernel.spi.ModuleType;
  * adds the buffers it is given to the request's pending output and sends when there is a reason to —
  * a {@code last} or {@code flush} buffer, a call without buffers (the writer pushing), or at least
  * {@code postpone_output} bytes — within {@code limit_rate} ({@code limit_rate_after} bytes first at full speed)
- * and {@code sendfile_max_chunk}, through {@link SocketIo#sendChain}.
+ * and {@code sendfile_max_chunk}, through the connection's {@link ConnectionIo#sendChain} (nginx's
+ * {@code c->send_chain}: a socket's, or an in-memory connection's).
  *
  * <p>When the socket does not take everything: the connection's {@link #WRITE_BUFFERED} bit is set, the write
  * event gets {@code send_timeout}, and if the socket is still writable (a send limit, not a full socket, stopped
@@ -35,7 +37,7 @@ import jinx.kernel.spi.ModuleType;
  * <p>With {@code tcp_nopush on}, {@code TCP_CORK} is set before a header is sent with a file behind it (nginx does
  * this inside {@code ngx_linux_sendfile_chain()}); the connection's {@code tcpNopush} then reads
  * {@link #TCP_NOPUSH_SET}, and the engine clears it with {@link SocketIo#tcpPush} when the connection goes
- * keep-alive.
+ * keep-alive. A connection without a socket never corks (its {@code tcpNopush} is disabled from the start).
  */
 public final class WriteFilterModule implements JinxModule, HttpModule {
 
@@ -206,14 +208,13 @@ public final class WriteFilterModule implements JinxModule, HttpModule {
             limit = Math.max(0, clcf.sendfileMaxChunk);
         }
 
-        SocketIo io = c.data instanceof HttpConnection hc ? hc.io() : SocketIo.of(loop);
-        if (nopush(c, o.out, clcf, io) != Rc.OK) {
+        if (nopush(c, o.out, clcf, loop) != Rc.OK) {
             c.error = true;
             return Rc.ERROR;
         }
         long sent = c.sent;
-        BufChain chain = io.sendChain(c, o.out, limit);
-        if (chain == SocketIo.CHAIN_ERROR) {
+        BufChain chain = c.io().sendChain(c, o.out, limit);
+        if (chain == ConnectionIo.CHAIN_ERROR) {
             c.error = true;
             return Rc.ERROR;
         }
@@ -265,7 +266,7 @@ public final class WriteFilterModule implements JinxModule, HttpModule {
      * Sets TCP_CORK when a header goes out with a file behind it and {@code tcp_nopush} is on: what nginx's
      * {@code ngx_linux_sendfile_chain()} does when {@code c->tcp_nopush} is unset.
      */
-    private static int nopush(Connection c, BufChain out, HttpCoreLocConf clcf, SocketIo io) {
+    private static int nopush(Connection c, BufChain out, HttpCoreLocConf clcf, EventLoop loop) {
         if (clcf.tcpNopush != 1 || !(c.data instanceof HttpConnection hc) || hc.tcpNopush != TCP_NOPUSH_UNSET) {
             return Rc.OK;
         }
@@ -276,7 +277,7 @@ public final class WriteFilterModule implements JinxModule, HttpModule {
                 if (!header) {
                     return Rc.OK;
                 }
-                if (io.tcpNopush(c) != Rc.OK) {
+                if (SocketIo.of(loop).tcpNopush(c) != Rc.OK) {
                     return Rc.ERROR;
                 }
                 hc.tcpNopush = TCP_NOPUSH_SET;

@@ -3,7 +3,7 @@
  * {@code ngx_http_header_filter_module.c} and {@code ngx_http_write_filter_module.c}: three HTTP modules, in
  * execution order {@code http_chunked_filter} (the chunked transfer coding), {@code http_header_filter} (the
  * status line and headers as bytes) and {@code http_write_filter} (buffering, {@code postpone_output},
- * {@code limit_rate}, and the socket through {@link jinx.kernel.SocketIo#sendChain}).
+ * {@code limit_rate}, and the connection's {@link jinx.kernel.ConnectionIo#sendChain}).
  *
  * <p>As in nginx the header filter hands its bytes straight to the write filter, not to the body filters. The
  * write filter keeps a request's pending output in its request context ({@link

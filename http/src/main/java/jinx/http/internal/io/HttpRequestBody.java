@@ -11,10 +11,10 @@ import jinx.http.internal.request.CoreRequest;
 import jinx.http.internal.request.HttpEvents;
 import jinx.http.internal.request.RequestEventHandler;
 import jinx.kernel.Connection;
+import jinx.kernel.ConnectionIo;
 import jinx.kernel.Event;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
-import jinx.kernel.SocketIo;
 import jinx.kernel.os.Errors;
 
 /**
@@ -162,7 +162,7 @@ public final class HttpRequestBody {
     /** nginx's {@code ngx_http_do_read_client_request_body()}. */
     private static int doRead(CoreRequest r, RequestBody rb) {
         Connection c = r.connection();
-        SocketIo io = r.httpConnection().io();
+        ConnectionIo io = r.httpConnection().io();
         for (;;) {
             boolean stuck = false;
             for (;;) {
@@ -330,7 +330,7 @@ public final class HttpRequestBody {
     /** nginx's {@code ngx_http_read_discarded_request_body()}. */
     private static int readDiscarded(CoreRequest r) {
         Connection c = r.connection();
-        SocketIo io = r.httpConnection().io();
+        ConnectionIo io = r.httpConnection().io();
         ByteBuffer buffer = DISCARD.get();
         for (;;) {
             if (r.headersIn.contentLengthN == 0) {

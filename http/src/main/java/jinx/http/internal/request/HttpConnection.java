@@ -7,6 +7,7 @@ import jinx.http.internal.core.HttpConfCtx;
 import jinx.http.internal.core.AddrConf;
 import jinx.http.internal.core.HttpCoreSrvConf;
 import jinx.kernel.Connection;
+import jinx.kernel.ConnectionIo;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
@@ -26,8 +27,13 @@ import jinx.kernel.os.Sockets;
  * buffers ({@code large_client_header_buffers}) are {@link #busy} (taken by the current request, the newest first)
  * and {@link #free}. They come from the loop's {@link BufferPool} and go back to it when the connection goes idle
  * or closes.
+ *
+ * <p>I/O goes through the connection's {@link Connection#io()} (nginx's {@code c->recv}, {@code c->send},
+ * {@code c->send_chain}): a socket's, or an in-memory connection's for the socketless path. A connection without a
+ * descriptor is treated as nginx treats a UNIX-domain one: no {@code TCP_NODELAY}, no {@code TCP_CORK}. As its log
+ * context ({@link SocketIo.LogContext}) it adds nginx's HTTP context to the lines the I/O logs.
  */
-public final class HttpConnection {
+public final class HttpConnection implements SocketIo.LogContext {
 
     /** {@link #tcpNodelay}: not set yet. */
     static final int TCP_NODELAY_UNSET = 0;
@@ -38,7 +44,7 @@ public final class HttpConnection {
 
     final Connection c;
     final EventLoop loop;
-    final SocketIo io;
+    final ConnectionIo io;
     final BufferPool pool;
 
     /** The default server's confs for the address the connection came to (nginx's {@code hc->conf_ctx}). */
@@ -79,11 +85,16 @@ public final class HttpConnection {
     HttpConnection(Connection c, BufferPool pool) {
         this.c = c;
         this.loop = c.loop();
-        this.io = SocketIo.of(loop);
+        this.io = c.io();
         this.pool = pool;
         this.startMsec = loop.currentMsec();
-        this.tcpNodelay = c.addrText != null && c.addrText.startsWith("unix:")
-            ? TCP_NODELAY_DISABLED : TCP_NODELAY_UNSET;
+        // nginx's ngx_event_accept() disables both for a UNIX-domain socket; a connection without a socket has
+        // neither option either
+        boolean tcp = c.hasDescriptor() && (c.addrText == null || !c.addrText.startsWith("unix:"));
+        this.tcpNodelay = tcp ? TCP_NODELAY_UNSET : TCP_NODELAY_DISABLED;
+        if (!c.hasDescriptor()) {
+            this.tcpNopush = PhaseRunner.TCP_NOPUSH_DISABLED;
+        }
     }
 
     /**
@@ -115,11 +126,11 @@ public final class HttpConnection {
     }
 
     /**
-     * Returns the loop's socket I/O.
+     * Returns the connection's I/O: the loop's socket I/O, or the in-memory connection's.
      *
-     * @return the socket I/O
+     * @return the I/O
      */
-    public SocketIo io() {
+    public ConnectionIo io() {
         return io;
     }
 
@@ -236,9 +247,13 @@ public final class HttpConnection {
         if (local != null) {
             return local;
         }
-        if (c.listening != null && !c.listening.sockaddr().isWildcard()) {
+        if (c.listening != null && (!c.listening.sockaddr().isWildcard() || !c.hasDescriptor())) {
+            // without a socket there is no address to ask for: the listening one stands for it
             local = c.listening.sockaddr();
             return local;
+        }
+        if (!c.hasDescriptor()) {
+            return null;
         }
         try {
             local = Sockets.getsockname(c.fd());
@@ -281,6 +296,12 @@ public final class HttpConnection {
         }
         appendContext(sb);
         l.log(level, c.number, sb.toString());
+    }
+
+    /** The lines the connection's I/O logs get the same context ({@code ngx_connection_error()} on c->log). */
+    @Override
+    public void appendLogContext(StringBuilder message) {
+        appendContext(message);
     }
 
     /** nginx's {@code ngx_http_log_error()}: the action, the client, then the request's or the address's server. */

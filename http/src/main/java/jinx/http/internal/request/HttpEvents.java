@@ -12,6 +12,7 @@ import jinx.kernel.spi.EventActions;
  * nginx's {@code ngx_handle_read_event()} and {@code ngx_handle_write_event()} (src/event/ngx_event.c): register
  * interest in a direction when it is not ready, edge-triggered where the method can; on a level-triggered method
  * also remove it again when the event is ready (or the connection is about to close), so the loop does not spin.
+ * A connection without a descriptor (an in-memory one) is never registered: its I/O posts its events.
  */
 public final class HttpEvents {
 
@@ -40,6 +41,9 @@ public final class HttpEvents {
     }
 
     private static int handle(Event ev, int kind, int flags) {
+        if (!ev.connection().hasDescriptor()) {
+            return Rc.OK;
+        }
         EventLoop loop = ev.connection().loop();
         int method = loop.methodFlags();
         try {
@@ -72,7 +76,8 @@ public final class HttpEvents {
      */
     public static int delLevel(Event ev) {
         EventLoop loop = ev.connection().loop();
-        if ((loop.methodFlags() & EventActions.USE_LEVEL_EVENT) == 0 || !ev.active) {
+        if ((loop.methodFlags() & EventActions.USE_LEVEL_EVENT) == 0 || !ev.active
+            || !ev.connection().hasDescriptor()) {
             return Rc.OK;
         }
         try {

@@ -7,12 +7,10 @@ import jinx.kernel.Connection;
 import jinx.kernel.Event;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
-import jinx.kernel.os.Errors;
+import jinx.kernel.SocketIo;
 import jinx.kernel.os.NativeIoException;
-import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Sockets;
-import jinx.kernel.spi.EventActions;
 
 /**
  * What happens to a connection after a request: nginx's {@code ngx_http_set_keepalive()} (with the pipelined
@@ -87,7 +85,8 @@ final class KeepAlive {
         hc.action = "keepalive";
         boolean nodelay = true;
         if (hc.tcpNopush == 1) {
-            if (hc.io.tcpPush(c) != Rc.OK) {
+            // only a socket gets TCP_CORK (HttpConnection): this is the loop's socket I/O
+            if (SocketIo.of(hc.loop).tcpPush(c) != Rc.OK) {
                 RequestFinalizer.closeConnection(hc);
                 return;
             }
@@ -168,43 +167,15 @@ final class KeepAlive {
         RequestReader.processRequestLine(rev);
     }
 
-    /** {@link RequestReader#recv} with nginx's {@code NGX_ERROR_IGNORE_ECONNRESET}: a reset is not logged. */
+    /**
+     * {@link RequestReader#recv} with nginx's {@code c->log_error = NGX_ERROR_IGNORE_ECONNRESET}: a reset is not
+     * logged.
+     */
     private static int recvIgnoringReset(HttpConnection hc, ByteBuffer b) {
         Connection c = hc.c;
-        Event rev = c.read;
-        if ((c.loop().methodFlags() & EventActions.USE_EPOLL_EVENT) != 0 && rev.available == 0 && !rev.pendingEof) {
-            rev.ready = false;
-            return Rc.AGAIN;
-        }
-        int last = b.limit();
-        int n;
-        try {
-            n = Sockets.recv(c.fd(), NativeMemory.address(b) + last, b.capacity() - last);
-        } catch (NativeIoException e) {
-            rev.ready = false;
-            rev.error = true;
-            if (e.errno() != Errors.ECONNRESET) {
-                hc.connectionError(e);
-            }
-            return Rc.ERROR;
-        }
-        if (n == Rc.AGAIN) {
-            rev.ready = false;
-            return n;
-        }
-        b.limit(last + n);
-        if (n == 0) {
-            rev.ready = false;
-            rev.eof = true;
-            return 0;
-        }
-        // a short read drained the socket (nginx's ngx_unix_recv() with EPOLLRDHUP)
-        if (n < b.capacity() - last) {
-            if (!rev.pendingEof) {
-                rev.ready = false;
-            }
-            rev.available = 0;
-        }
+        c.ignoreReset = true;
+        int n = RequestReader.recv(hc, b);
+        c.ignoreReset = false;
         return n;
     }
 
@@ -234,10 +205,7 @@ final class KeepAlive {
             RequestFinalizer.closeRequest(r, 0);
             return;
         }
-        try {
-            Sockets.shutdown(c.fd(), Platform.SHUT_WR);
-        } catch (NativeIoException e) {
-            hc.connectionError(e);
+        if (hc.io.shutdownWrite(c) != Rc.OK) {
             RequestFinalizer.closeRequest(r, 0);
             return;
         }
@@ -293,6 +261,10 @@ final class KeepAlive {
      * @param hc the connection
      */
     static void resetConnection(HttpConnection hc) {
+        if (!hc.c.hasDescriptor()) {
+            // no socket, no kernel buffer to drop
+            return;
+        }
         // SO_LINGER {1, 0}: close() sends RST and drops what the client never read (reset_timedout_connection)
         try {
             Sockets.setLinger(hc.connection().fd(), true, 0);

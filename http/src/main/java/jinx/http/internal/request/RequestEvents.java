@@ -107,7 +107,14 @@ public final class RequestEvents {
         Connection c = r.c;
         Event rev = c.read;
         int err = 0;
-        if ((c.loop().methodFlags() & EventActions.USE_EPOLL_EVENT) != 0) {
+        if (!c.hasDescriptor()) {
+            // an in-memory connection sets pending_eof as EPOLLRDHUP does, whatever the method; it has no error
+            if (!rev.pendingEof) {
+                return;
+            }
+            rev.eof = true;
+            c.error = true;
+        } else if ((c.loop().methodFlags() & EventActions.USE_EPOLL_EVENT) != 0) {
             if (!rev.pendingEof) {
                 return;
             }

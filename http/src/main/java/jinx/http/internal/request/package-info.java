@@ -23,7 +23,9 @@
  * <li>{@link jinx.http.internal.request.HttpEvents}: nginx's {@code ngx_handle_read_event()} and
  * {@code ngx_handle_write_event()}, for every HTTP package.</li>
  * <li>{@link jinx.http.internal.request.LocalConnection}: the socketless request path for tests and the module
- * test kit.</li>
+ * test kit, over the kernel's in-memory connection ({@link jinx.kernel.MemoryConnection}) or a socket pair. The
+ * engine reads and writes through {@code Connection.io()} (nginx's {@code c->recv}, {@code c->send},
+ * {@code c->send_chain}) and skips the socket options of a connection without a descriptor.</li>
  * </ul>
  *
  * <h2>Log lines</h2>

@@ -23,19 +23,16 @@ import jinx.kernel.ErrorLog;
 import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
+import jinx.kernel.MemoryConnection;
 import jinx.kernel.SocketIo;
 import jinx.kernel.os.NativeIoException;
-import jinx.kernel.os.NativeMemory;
-import jinx.kernel.os.Platform;
-import jinx.kernel.os.Sockets;
-import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.EventActions;
 
 /**
- * An engine request over a unix socket pair for the body tests: the loop runs a method that registers nothing,
- * the request is made as the engine makes it (its constructors are the engine's, reached by reflection), with
- * nginx's defaults in the core confs; the test plays the client on the other end of the pair and calls the
- * request's read handler itself, as the loop would when the socket becomes readable.
+ * An engine request over an in-memory connection ({@link MemoryConnection}) for the body tests: the loop runs a
+ * method that registers nothing, the request is made as the engine makes it (its constructors are the engine's,
+ * reached by reflection), with nginx's defaults in the core confs; the test plays the client on the connection's
+ * other end and calls the request's read handler itself, as the loop would when the posted read event runs.
  */
 final class BodyFixture implements AutoCloseable {
 
@@ -50,19 +47,17 @@ final class BodyFixture implements AutoCloseable {
     final CoreRequest r;
     final HttpCoreLocConf clcf = new HttpCoreLocConf();
     final HttpCoreSrvConf cscf = new HttpCoreSrvConf();
-    int peer;
+    final MemoryConnection peer;
     int posted;
 
     BodyFixture() throws Exception {
         log = ErrorLog.open(List.of(new ErrorLog.Target(null, LogLevel.DEBUG)),
                             new PrintStream(logBytes, true, StandardCharsets.ISO_8859_1));
         loop = new EventLoop(null, new StubActions(), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
-        int[] sv = Sockets.socketpair(Platform.AF_UNIX,
-                                      Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
-        c = loop.getConnection(sv[0], log);
+        peer = MemoryConnection.open(loop, log);
+        c = peer.connection();
         c.number = 9;
         c.addrText = "unix:";
-        peer = sv[1];
         defaults(clcf);
         cscf.serverName = "localhost";
 
@@ -137,14 +132,9 @@ final class BodyFixture implements AutoCloseable {
         b.limit(b.position()).position(pos);
     }
 
-    /** The client sends, and the loop would report the socket readable. */
+    /** The client sends, and the loop would report the connection readable. */
     void send(String s) throws NativeIoException {
-        byte[] bytes = s.getBytes(StandardCharsets.ISO_8859_1);
-        ByteBuffer b = ByteBuffer.allocateDirect(Math.max(1, bytes.length)).put(bytes).flip();
-        int n = Sockets.send(peer, NativeMemory.address(b), bytes.length);
-        if (n != bytes.length) {
-            throw new IllegalStateException("short send " + n);
-        }
+        peer.write(s.getBytes(StandardCharsets.ISO_8859_1));
         readable();
     }
 
@@ -159,24 +149,18 @@ final class BodyFixture implements AutoCloseable {
     }
 
     /** Everything the client can read now. */
-    String clientRead() throws NativeIoException {
-        StringBuilder sb = new StringBuilder();
-        ByteBuffer b = ByteBuffer.allocateDirect(65536);
-        long a = NativeMemory.address(b);
-        for (;;) {
-            int n = Sockets.recv(peer, a, 65536);
-            if (n <= 0) {
-                return sb.toString();
-            }
-            for (int i = 0; i < n; i++) {
-                sb.append((char) (b.get(i) & 0xff));
-            }
-        }
+    String clientRead() {
+        return new String(peer.read(), StandardCharsets.ISO_8859_1);
     }
 
-    void closeClient() throws NativeIoException {
-        Syscalls.close(peer);
-        peer = -1;
+    /** How many of the client's bytes the server left unread. */
+    int unreadByServer() {
+        return peer.unread();
+    }
+
+    /** The client goes away. */
+    void closeClient() {
+        peer.close();
     }
 
     Runnable postHandler() {
@@ -198,9 +182,6 @@ final class BodyFixture implements AutoCloseable {
         runCleanups();
         if (c.fd() != -1) {
             c.close();
-        }
-        if (peer != -1) {
-            Syscalls.close(peer);
         }
         loop.done();
         SocketIo.release(loop);

@@ -40,7 +40,8 @@ import jinx.kernel.spi.ModuleType;
 /**
  * A cycle built in-process from an inline {@code http {}} block, with the built-in modules and a test content
  * module ({@code http_test_content}). Socketless: the loop is driven by the test's thread and requests come
- * through {@link LocalConnection}s. With sockets: {@link #serve()} runs the real server in a {@link SingleProcess}.
+ * through {@link LocalConnection}s, in memory ({@link #connect()}) or over a socket pair
+ * ({@link #connectSocketPair()}). With sockets: {@link #serve()} runs the real server in a {@link SingleProcess}.
  *
  * <p>The test content module answers {@code /echo...} with {@code uri=U args=A} and 200, {@code /big/N} with N
  * bytes, {@code /status/N} with status N, {@code /redirect/U} with an internal redirect to U, {@code /named/N} by going on in {@code @N},
@@ -141,13 +142,24 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /**
-     * Opens a socketless connection to the first listening socket's servers.
+     * Opens a socketless connection to the first listening socket's servers: in memory, no descriptor.
      *
      * @return the client end
      * @throws IOException when no connection can be made
      */
     LocalConnection connect() throws IOException {
         return LocalConnection.open(loop(), cycle.listening().get(0));
+    }
+
+    /**
+     * Opens a connection to the first listening socket's servers over a UNIX-domain socket pair, for what needs a
+     * real socket (a full socket buffer, the kernel's half-close).
+     *
+     * @return the client end
+     * @throws IOException when no connection can be made
+     */
+    LocalConnection connectSocketPair() throws IOException {
+        return LocalConnection.openSocketPair(loop(), cycle.listening().get(0));
     }
 
     /**

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Keep-alive ({@code keepalive_timeout}, {@code keepalive_requests}), pipelining, the client and header timeouts,
- * {@code send_timeout}, lingering close and the loop reclaiming idle connections.
+ * {@code send_timeout}, lingering close and the loop reclaiming idle connections. In memory, but for
+ * {@code send_timeout} (a full socket buffer) and lingering close (the kernel's half-close), over a socket pair.
  */
 class KeepAliveTest {
 
@@ -160,7 +161,7 @@ class KeepAliveTest {
     @Timeout(20)
     void sendTimeoutClosesTheConnection() throws Exception {
         f = EngineFixture.socketless("send_timeout 1;\n" + SERVER);
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = f.connectSocketPair()) {
             lc.send("GET /big/8000000 HTTP/1.1\r\nHost: localhost\r\n\r\n");
             f.turn(10);
             long start = System.nanoTime();
@@ -177,7 +178,7 @@ class KeepAliveTest {
     @Timeout(20)
     void lingeringCloseAlwaysReadsWhatComesAfter() throws Exception {
         f = EngineFixture.socketless("lingering_close always;\nlingering_timeout 1s;\n" + SERVER);
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = f.connectSocketPair()) {
             String raw = f.exchange(lc, "GET /echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 1);
             assertEquals(1, Responses.split(raw).size());
             f.turnUntil(1000, () -> closed(lc));
@@ -229,7 +230,7 @@ class KeepAliveTest {
     @Timeout(20)
     void lingeringCloseOnAfterAnUnreadBody() throws Exception {
         f = EngineFixture.socketless("lingering_timeout 1s;\n" + SERVER);
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = f.connectSocketPair()) {
             String raw = f.exchange(lc, "POST /status/413 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n"
                 + "\r\n0123456789", 1);
             assertEquals(413, Responses.split(raw).get(0).status());

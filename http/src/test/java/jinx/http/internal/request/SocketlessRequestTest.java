@@ -2,9 +2,13 @@ package jinx.http.internal.request;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,11 +16,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Requests through the socketless path: the reader, the phases and the filters, with the test content module.
+ * Requests through the socketless path: the reader, the phases and the filters, with the test content module,
+ * over an in-memory connection. {@link SocketPairRequestTest} runs the same cases over a socket pair, so both
+ * transports are held to the same bytes.
  */
 class SocketlessRequestTest {
 
-    private EngineFixture f;
+    private static final Pattern DATE = Pattern.compile("\r\nDate: ([A-Z][a-z]{2}, \\d\\d [A-Z][a-z]{2} \\d{4} "
+        + "\\d\\d:\\d\\d:\\d\\d GMT)\r\n");
+
+    /** The fixture, made before each test. */
+    protected EngineFixture f;
+
+    /**
+     * Opens the client's connection.
+     *
+     * @return the connection
+     * @throws IOException when none can be made
+     */
+    protected LocalConnection connect() throws IOException {
+        LocalConnection lc = f.connect();
+        assertNotNull(lc.memory(), "in memory");
+        return lc;
+    }
 
     @BeforeEach
     void start() throws Exception {
@@ -31,7 +53,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void getWithKeepAlive() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             String raw = f.exchange(lc, "GET /echo?a=1 HTTP/1.1\r\nHost: localhost\r\n\r\n", 1);
             List<Responses.Response> rs = Responses.split(raw);
             assertEquals(1, rs.size(), raw);
@@ -48,8 +70,49 @@ class SocketlessRequestTest {
 
     @Test
     @Timeout(20)
+    void aGetIsAnsweredWithExactlyTheseBytes() throws Exception {
+        try (LocalConnection lc = connect()) {
+            String raw = f.exchange(lc, "GET /echo?a=1 HTTP/1.1\r\nHost: localhost\r\n\r\n", 1);
+            Matcher date = DATE.matcher(raw);
+            assertTrue(date.find(), raw);
+            assertEquals("HTTP/1.1 200 OK\r\n"
+                + "Server: jinx/" + SpecialResponse.version(f.cycle()) + "\r\n"
+                + "Date: " + date.group(1) + "\r\n"
+                + "Content-Type: text/plain\r\n"
+                + "Content-Length: 19\r\n"
+                + "Connection: keep-alive\r\n"
+                + "\r\n"
+                + "uri=/echo args=a=1\n", raw);
+            assertFalse(lc.closedByServer());
+        }
+    }
+
+    @Test
+    @Timeout(20)
+    void aChunkedBodyInPiecesThenTheNextRequestOnTheSameConnection() throws Exception {
+        try (LocalConnection lc = connect()) {
+            // the handler discards the body: it answers at once and the rest is read, and dropped, as it comes
+            lc.send("POST /echo/c HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab");
+            f.turn(10);
+            lc.send("c\r\n1");
+            f.turn(10);
+            String raw = f.exchange(lc, "\r\nx\r\n0\r\n\r\n", 1);
+            List<Responses.Response> rs = Responses.split(raw);
+            assertEquals(1, rs.size(), raw);
+            assertEquals("uri=/echo/c args=\n", rs.get(0).body());
+            assertEquals("keep-alive", rs.get(0).header("Connection"));
+            raw = f.exchange(lc, "GET /echo/d HTTP/1.1\r\nHost: localhost\r\n\r\n", 2);
+            rs = Responses.split(raw);
+            assertEquals(2, rs.size(), raw);
+            assertEquals("uri=/echo/d args=\n", rs.get(1).body());
+            assertFalse(lc.closedByServer());
+        }
+    }
+
+    @Test
+    @Timeout(20)
     void notFoundPage() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             String raw = f.exchange(lc, "GET /nothing HTTP/1.1\r\nHost: localhost\r\n\r\n", 1);
             Responses.Response r = Responses.split(raw).get(0);
             assertEquals("HTTP/1.1 404 Not Found", r.statusLine());
@@ -67,7 +130,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void badRequestLineCloses() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             String raw = f.exchange(lc, "GET / HTTP/1.1 junk\r\nHost: x\r\n\r\n", 1);
             Responses.Response r = Responses.split(raw).get(0);
             assertEquals("HTTP/1.1 400 Bad Request", r.statusLine());
@@ -82,7 +145,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void missingHostIs400() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             String raw = f.exchange(lc, "GET /echo HTTP/1.1\r\n\r\n", 1);
             assertEquals("HTTP/1.1 400 Bad Request", Responses.split(raw).get(0).statusLine());
             assertTrue(f.log().contains("client sent HTTP/1.1 request without \"Host\" header while reading "
@@ -93,7 +156,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void http10ClosesAfterResponse() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             String raw = f.exchange(lc, "GET /echo HTTP/1.0\r\n\r\n", 1);
             Responses.Response r = Responses.split(raw).get(0);
             assertEquals("HTTP/1.1 200 OK", r.statusLine());
@@ -106,7 +169,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void clientClosesBeforeTheRequest() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             lc.shutdownOutput();
             f.turnUntil(2000, () -> closed(lc));
             assertTrue(f.log().contains("[info]") && f.log().contains("client closed connection while waiting for "
@@ -117,7 +180,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void clientClosesInTheRequestLine() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             lc.send("GET /echo HT");
             f.turn(10);
             lc.shutdownOutput();
@@ -130,7 +193,7 @@ class SocketlessRequestTest {
     @Test
     @Timeout(20)
     void pipelinedRequestsWithBodies() throws Exception {
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             String raw = f.exchange(lc, "POST /echo/1 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello"
                 + "POST /echo/2 HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
                 + "GET /echo/3 HTTP/1.1\r\nHost: localhost\r\n\r\n", 3);
@@ -144,7 +207,7 @@ class SocketlessRequestTest {
     @Timeout(30)
     void steadyKeepAliveServingTakesNoNewBuffers() throws Exception {
         BufferPool pool = BufferPool.current();
-        try (LocalConnection lc = f.connect()) {
+        try (LocalConnection lc = connect()) {
             f.exchange(lc, "GET /echo HTTP/1.1\r\nHost: localhost\r\n\r\n", 1);
             long allocated = pool.allocated();
             for (int i = 2; i <= 100; i++) {

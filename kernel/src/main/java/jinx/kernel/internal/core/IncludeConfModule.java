@@ -1,16 +1,12 @@
 package jinx.kernel.internal.core;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.internal.cycle.FileSource;
+import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
@@ -60,56 +56,14 @@ public final class IncludeConfModule implements JinxModule {
             cf.parseFile(path);
             return;
         }
-        for (Path file : glob(path)) {
+        // the cycle's source: the disk for a master, the sealed snapshot's expansion for a worker
+        FileSource source = cf.cycle() instanceof KernelCycle kc ? kc.fileSource() : FileSource.disk();
+        for (Path file : source.glob(path)) {
             cf.parseFile(file);
         }
     }
 
     private static boolean isGlob(String name) {
         return name.indexOf('*') >= 0 || name.indexOf('?') >= 0 || name.indexOf('[') >= 0;
-    }
-
-    /** Expands a pattern component by component, so wildcards may stand in directory names too. */
-    static List<Path> glob(Path pattern) throws ConfException {
-        Path root = pattern.getRoot();
-        List<Path> found = new ArrayList<>();
-        found.add(root != null ? root : Path.of(""));
-        for (Path part : pattern.normalize()) {
-            String component = part.toString();
-            List<Path> next = new ArrayList<>();
-            for (Path dir : found) {
-                if (!isGlob(component)) {
-                    Path child = dir.resolve(component);
-                    if (Files.exists(child)) {
-                        next.add(child);
-                    }
-                    continue;
-                }
-                next.addAll(matches(dir, component));
-            }
-            found = next;
-        }
-        found.sort(null);
-        return found;
-    }
-
-    private static List<Path> matches(Path dir, String component) throws ConfException {
-        List<Path> list = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return list;
-        }
-        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + component);
-        boolean hidden = component.startsWith(".");
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path entry : entries) {
-                Path name = entry.getFileName();
-                if (matcher.matches(name) && (hidden || !name.toString().startsWith("."))) {
-                    list.add(entry);
-                }
-            }
-        } catch (IOException e) {
-            throw new ConfException("glob() \"" + dir.resolve(component) + "\" failed (" + e.getMessage() + ")");
-        }
-        return list;
     }
 }

@@ -228,7 +228,18 @@ public final class MainCoreModule implements JinxModule, CoreModule {
             throw new ConfException(ModuleJarLoader.NEEDS_MODULE_PATH);
         }
         Path path = cf.resolve(cf.arg(1));
-        List<JinxModule> modules = ModuleJarLoader.load(path, parent, MainCoreModule.class.getClassLoader());
+        // a master building a cycle to serve loads the copy in the module cache, which its workers load too
+        Path jar = cycle.fileSource().moduleJar(path);
+        List<JinxModule> modules;
+        try {
+            modules = ModuleJarLoader.load(jar, parent, MainCoreModule.class.getClassLoader());
+        } catch (ConfException e) {
+            if (jar.equals(path)) {
+                throw e;
+            }
+            // the cache is the kernel's business: errors name the jar as the configuration does
+            throw new ConfException(e.text().replace(jar.toString(), path.toString()), e.getCause());
+        }
         cycle.addModules(modules, path);
     }
 }

@@ -2,7 +2,6 @@ package jinx.kernel.internal.cycle;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -89,7 +88,8 @@ final class ConfParser implements ConfContext {
         }
         byte[] content;
         try {
-            content = Files.readAllBytes(file);
+            // the disk, or for a worker the master's snapshot: the same bytes either way
+            content = cycle.fileSource().read(file);
         } catch (IOException e) {
             throw new ConfException("open() \"" + file + "\" failed (" + IoErrors.reason(e) + ")", e);
         } catch (OutOfMemoryError e) {

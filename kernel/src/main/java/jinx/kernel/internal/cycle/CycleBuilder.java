@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.LogLevel;
 import jinx.kernel.internal.core.ErrlogConf;
 import jinx.kernel.internal.core.ErrlogCoreModule;
+import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.spi.ConfScope;
 import jinx.kernel.spi.CoreModule;
 import jinx.kernel.spi.Ctx;
@@ -21,6 +23,10 @@ import jinx.kernel.spi.ModuleType;
  * Builds a cycle, nginx's {@code ngx_init_cycle()}: fresh module instances in their order, the core modules'
  * confs, the {@code -g} directives and the configuration file parsed, the core confs initialised, the error log
  * opened, {@code initModule} called. Any failure leaves the old cycle as it was.
+ *
+ * <p>A master's cycle ({@link #build} for {@code RUN}) records a {@link ConfSnapshot}; a worker's cycle
+ * ({@link #attach}) is built from it in attach mode, where nginx's worker would simply have the master's cycle
+ * after {@code fork()}.
  */
 public final class CycleBuilder {
 
@@ -31,18 +37,94 @@ public final class CycleBuilder {
     }
 
     /**
-     * Builds a cycle.
+     * Builds a cycle. A cycle built to serve ({@link CycleOptions.Purpose#RUN}) loads its {@code load_module} jars
+     * from the module cache and carries the {@link KernelCycle#snapshot() snapshot} its workers are built from.
      *
-     * @param options the command line's choices
+     * @param options the command line's choices; not {@link CycleOptions.Purpose#WORKER}, which is
+     *     {@link #attach}'s
      * @param old the cycle in force, or null at start
      * @return the new cycle
      * @throws ConfException with nginx's text and, where it has one, the place
      */
     public static KernelCycle build(CycleOptions options, KernelCycle old) throws ConfException {
+        if (options.purpose() == CycleOptions.Purpose.WORKER) {
+            throw new IllegalArgumentException("a worker's cycle is built by attach()");
+        }
+        boolean serving = options.purpose() == CycleOptions.Purpose.RUN;
+        SnapshotRecorder recorder = serving ? new SnapshotRecorder(options.prefix()) : null;
+        KernelCycle cycle = parse(options, old, serving ? recorder : FileSource.disk());
+        if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
+            // nginx's signaller stops here too: it needs the pid file's name, nothing opened
+            return cycle;
+        }
+        cycle.log(openLog(cycle, options));
+        try {
+            if (serving) {
+                // nginx's order: shared zones, then listening sockets, then init_module
+                cycle.initSharedZones(old);
+                ListeningSockets.open(cycle, old);
+            }
+            for (LoadedModule m : cycle.modules()) {
+                initModule(cycle, m.module());
+            }
+        } catch (ConfException e) {
+            if (serving) {
+                ListeningSockets.closeOpened(cycle);
+                cycle.releaseSharedZones();
+            }
+            cycle.log().close();
+            throw e;
+        }
+        if (serving) {
+            cycle.snapshot(recorder.seal(cycle, options));
+        }
+        return cycle;
+    }
+
+    /**
+     * Builds a worker's cycle from its master's snapshot, in attach mode: the snapshot's bytes parsed as the
+     * master parsed the files, its cached jars loaded, the core confs initialised and then given the values the
+     * master resolved, the error log opened; no {@code initModule} (the master's work), no socket opened: each
+     * listening socket takes the inherited descriptor at its position. Nothing is read from the configuration on
+     * disk.
+     *
+     * @param options {@link ConfSnapshot#workerOptions}
+     * @param listeningFds the inherited descriptors, one per listening socket of the snapshot in its order
+     *     ({@link ConfSnapshot#listening()}); -1 for one this worker does not receive
+     * @return the cycle, ready for {@code initProcess}
+     * @throws ConfException when the snapshot was written by another Jinx, or does not match the configuration it
+     *     is replayed into (files, patterns, jars, listening sockets), or the configuration fails as it would
+     */
+    public static KernelCycle attach(CycleOptions options, int[] listeningFds) throws ConfException {
+        ConfSnapshot snapshot = options.snapshot();
+        if (options.purpose() != CycleOptions.Purpose.WORKER) {
+            throw new IllegalArgumentException("attach() builds a worker's cycle: purpose WORKER");
+        }
+        if (!snapshot.jinxVersion().equals(Versions.JINX)) {
+            throw new ConfException("configuration snapshot of jinx/" + snapshot.jinxVersion() + " in jinx/"
+                + Versions.JINX);
+        }
+        SnapshotReplay replay = new SnapshotReplay(snapshot);
+        KernelCycle cycle = parse(options, null, replay);
+        replay.checkUsed();
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        if (core != null && snapshot.resolved() != null) {
+            snapshot.resolved().apply(core);
+        }
+        replay.attachListening(cycle, listeningFds);
+        cycle.log(openLog(cycle, options));
+        return cycle;
+    }
+
+    /** The part every purpose shares: modules, {@code -g}, the file, the core confs initialised. */
+    private static KernelCycle parse(CycleOptions options, KernelCycle old, FileSource source)
+        throws ConfException {
         ErrorLog log = old != null ? old.log() : options.log();
         ModuleIndexes indexes = old != null ? old.indexes().copy() : new ModuleIndexes();
+        boolean test = options.purpose() == CycleOptions.Purpose.TEST
+                       || options.purpose() == CycleOptions.Purpose.SIGNAL;
         KernelCycle cycle = new KernelCycle(options.prefix(), options.confFile(), indexes, options.builtinOrder(),
-            options.purpose() != CycleOptions.Purpose.RUN, log);
+            test, log, source);
         cycle.addModules(options.staticModules().get(), null);
         ConfParser parser = new ConfParser(cycle, mainScope(cycle));
         if (options.params() != null) {
@@ -56,26 +138,6 @@ public final class CycleBuilder {
             if (m.module().context() instanceof CoreModule core) {
                 initConf(cycle, m, core);
             }
-        }
-        if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
-            // nginx's signaller stops here too: it needs the pid file's name, nothing opened
-            return cycle;
-        }
-        cycle.log(openLog(cycle, options));
-        boolean serving = options.purpose() == CycleOptions.Purpose.RUN;
-        try {
-            if (serving) {
-                ListeningSockets.open(cycle, old);
-            }
-            for (LoadedModule m : cycle.modules()) {
-                initModule(cycle, m.module());
-            }
-        } catch (ConfException e) {
-            if (serving) {
-                ListeningSockets.closeOpened(cycle);
-            }
-            cycle.log().close();
-            throw e;
         }
         return cycle;
     }

@@ -25,10 +25,12 @@ import jinx.kernel.spi.JinxModule;
  * @param log the log in force while the first cycle is built (the early log)
  * @param parsed called once the configuration is parsed, before the rest of the checks (nginx prints
  *     "syntax is ok" there)
+ * @param snapshot what a worker's cycle is built from ({@link Purpose#WORKER}), null for every other purpose;
+ *     {@link ConfSnapshot#workerOptions} makes these options
  */
 public record CycleOptions(Path prefix, Path confFile, String params, String errorLog, Purpose purpose,
                            Supplier<List<JinxModule>> staticModules, List<String> builtinOrder,
-                           PrintStream stderr, ErrorLog log, Runnable parsed) {
+                           PrintStream stderr, ErrorLog log, Runnable parsed, ConfSnapshot snapshot) {
 
     /** What a cycle is built for. */
     public enum Purpose {
@@ -37,7 +39,12 @@ public record CycleOptions(Path prefix, Path confFile, String params, String err
         /** To test the configuration ({@code -t}, {@code -T}, {@code -m}, {@code -l}). */
         TEST,
         /** To find the pid file and signal the master ({@code -s}): stops after the core confs. */
-        SIGNAL
+        SIGNAL,
+        /**
+         * To serve in a worker, attached to what its master made ({@link CycleBuilder#attach}): the master's
+         * snapshot parsed again, no {@code initModule}, the listening sockets inherited.
+         */
+        WORKER
     }
 
     /**
@@ -53,6 +60,7 @@ public record CycleOptions(Path prefix, Path confFile, String params, String err
      * @param stderr the stream standing for stderr
      * @param log the early log
      * @param parsed called once the configuration is parsed
+     * @param snapshot the master's snapshot, for {@link Purpose#WORKER} only
      */
     public CycleOptions {
         Objects.requireNonNull(prefix, "prefix");
@@ -62,5 +70,28 @@ public record CycleOptions(Path prefix, Path confFile, String params, String err
         Objects.requireNonNull(stderr, "stderr");
         Objects.requireNonNull(log, "log");
         Objects.requireNonNull(purpose, "purpose");
+        if ((purpose == Purpose.WORKER) != (snapshot != null)) {
+            throw new IllegalArgumentException("a snapshot goes with purpose WORKER, and only with it");
+        }
+    }
+
+    /**
+     * Options for every purpose but {@link Purpose#WORKER}: no snapshot.
+     *
+     * @param prefix the absolute prefix
+     * @param confFile the absolute main configuration file
+     * @param params the {@code -g} directives, or null
+     * @param errorLog the {@code -e} error log, or null
+     * @param purpose what the cycle is for
+     * @param staticModules the built-in modules
+     * @param builtinOrder the fixed order of the built-in modules
+     * @param stderr the stream standing for stderr
+     * @param log the early log
+     * @param parsed called once the configuration is parsed
+     */
+    public CycleOptions(Path prefix, Path confFile, String params, String errorLog, Purpose purpose,
+                        Supplier<List<JinxModule>> staticModules, List<String> builtinOrder, PrintStream stderr,
+                        ErrorLog log, Runnable parsed) {
+        this(prefix, confFile, params, errorLog, purpose, staticModules, builtinOrder, stderr, log, parsed, null);
     }
 }

@@ -14,7 +14,10 @@ import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
 import jinx.kernel.Listening;
 import jinx.kernel.LoadedModule;
+import jinx.kernel.SharedAcceptMutex;
+import jinx.kernel.SharedZone;
 import jinx.kernel.internal.module.ModuleSorter;
+import jinx.kernel.internal.shm.ZoneTable;
 import jinx.kernel.spi.CoreModule;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
@@ -31,6 +34,8 @@ public final class KernelCycle implements Cycle {
     private final ModuleIndexes indexes;
     private final List<String> builtinOrder;
     private final boolean test;
+    private final FileSource source;
+    private ConfSnapshot snapshot;
     private final List<JinxModule> unsorted = new ArrayList<>();
     private final Map<JinxModule, Path> jars = new IdentityHashMap<>();
     private final Map<JinxModule, LoadedModule> entries = new IdentityHashMap<>();
@@ -44,7 +49,8 @@ public final class KernelCycle implements Cycle {
     private EventLoop eventLoop;
 
     KernelCycle(Path prefix, Path confFile, ModuleIndexes indexes, List<String> builtinOrder, boolean test,
-                ErrorLog log) {
+                ErrorLog log, FileSource source) {
+        this.source = source;
         this.prefix = prefix;
         this.confFile = confFile;
         this.indexes = indexes;
@@ -107,6 +113,30 @@ public final class KernelCycle implements Cycle {
 
     void addFile(ConfFile file) {
         files.add(file);
+    }
+
+    /**
+     * Returns where the configuration is read from while the cycle is built: the disk, or a worker's snapshot.
+     * The kernel's {@code include} and {@code load_module} read through it.
+     *
+     * @return the source
+     */
+    public FileSource fileSource() {
+        return source;
+    }
+
+    /**
+     * Returns what a worker needs to build this cycle again without the disk: every configuration byte read, the
+     * glob expansions, the cached module jars, the listening sockets and the values the master resolved.
+     *
+     * @return the snapshot of a cycle built to serve ({@link CycleOptions.Purpose#RUN}), else null
+     */
+    public ConfSnapshot snapshot() {
+        return snapshot;
+    }
+
+    void snapshot(ConfSnapshot sealed) {
+        snapshot = sealed;
     }
 
     /**
@@ -264,5 +294,61 @@ public final class KernelCycle implements Cycle {
      */
     public void eventLoop(EventLoop loop) {
         eventLoop = loop;
+    }
+
+    /* ---- shared memory zones (nginx's cycle->shared_memory) ---- */
+
+    private final ZoneTable sharedZones = new ZoneTable();
+
+    @Override
+    public SharedZone sharedZone(String name, long size, String tag) throws ConfException {
+        return sharedZones.add(name, size, tag);
+    }
+
+    @Override
+    public List<SharedZone> sharedZones() {
+        return sharedZones.zones();
+    }
+
+    /**
+     * Gives the declared zones their memory, in the master, once the configuration is parsed and before
+     * {@code initModule} (nginx's "create shared memory" step of {@code ngx_init_cycle()}): a zone of
+     * {@code old} with the same name, size and tag is taken over with its contents, every other one is created
+     * empty. If building the cycle fails afterwards, call {@link #releaseSharedZones()} on it.
+     *
+     * @param old the cycle in force, or null at start
+     * @throws ConfException {@code zero size shared memory zone "x"}, or when memory cannot be made
+     */
+    public void initSharedZones(KernelCycle old) throws ConfException {
+        sharedZones.create(old == null ? null : old.sharedZones, log);
+    }
+
+    /**
+     * Maps the declared zones from the descriptors a worker inherited (attach mode: nothing is created).
+     *
+     * @param fds each zone's descriptor by zone name; the zones own them from now on
+     * @throws ConfException when a zone was not inherited or its descriptor is not that zone
+     */
+    public void attachSharedZones(Map<String, Integer> fds) throws ConfException {
+        sharedZones.attach(fds, log);
+    }
+
+    /**
+     * Releases every zone lock a reaped worker held (nginx's {@code ngx_unlock_mutexes()}), logging
+     * {@code shared memory zone "x" was locked by PID} except for the accept mutex.
+     *
+     * @param pid the reaped worker
+     * @return how many locks it held
+     */
+    public int unlockSharedZones(long pid) {
+        return sharedZones.forceUnlock(pid, log, SharedAcceptMutex.TAG);
+    }
+
+    /**
+     * Drops this cycle's hold on its zones: the old cycle once the new one is in force (memory the new cycle took
+     * over lives on), or a new cycle that failed. Idempotent.
+     */
+    public void releaseSharedZones() {
+        sharedZones.release();
     }
 }
