@@ -30,6 +30,7 @@ public final class EventLoop {
     private SocketIo socketIo;
     private long connectionCounter;
     private long staleEvents;
+    private boolean exiting;
 
     /**
      * Builds a loop: the method's table initialised, {@code connections} slots made.
@@ -559,6 +560,78 @@ public final class EventLoop {
             queue.remove(ev);
             ev.handler.handle(ev);
         }
+    }
+
+    /* ---- graceful exit ---- */
+
+    /**
+     * Tells whether the process is exiting gracefully (nginx's {@code ngx_exiting}): keep-alive is refused and the
+     * loop ends once no connection and no non-cancelable timer is left.
+     *
+     * @return whether it is exiting
+     */
+    public boolean exiting() {
+        return exiting;
+    }
+
+    /**
+     * Starts a graceful exit, as nginx's worker on QUIT: marks the loop exiting, takes the listening sockets out
+     * of the loop (the caller closes them) and closes the idle connections ({@link #closeIdleConnections()}).
+     */
+    public void startExiting() {
+        exiting = true;
+        for (int i = 0; i < slots.size(); i++) {
+            Connection c = slots.slot(i);
+            if (c.fd != -1 && c.listening != null && c.listening.connection == c) {
+                releaseListening(c);
+            }
+        }
+        closeIdleConnections();
+    }
+
+    /**
+     * nginx's {@code ngx_close_idle_connections()}: every idle or reusable connection (waiting for a request or
+     * between keep-alive requests) is told to close and its read handler runs.
+     */
+    public void closeIdleConnections() {
+        for (int i = 0; i < slots.size(); i++) {
+            Connection c = slots.slot(i);
+            if (c.fd != -1 && (c.idle || c.reusable()) && c.read.handler != null) {
+                c.close = true;
+                c.read.handler.handle(c.read);
+            }
+        }
+    }
+
+    /**
+     * Closes every connection still open (nginx's {@code worker_shutdown_timeout} handler): each is marked
+     * {@code close} and {@code error} and its read handler runs.
+     */
+    public void closeAllConnections() {
+        for (int i = 0; i < slots.size(); i++) {
+            Connection c = slots.slot(i);
+            if (c.fd != -1 && (c.listening == null || c.listening.connection != c) && c.read.handler != null) {
+                c.close = true;
+                c.error = true;
+                c.read.handler.handle(c.read);
+            }
+        }
+    }
+
+    /**
+     * Returns how many connections other than listening sockets hold a slot.
+     *
+     * @return the count
+     */
+    public int activeConnections() {
+        int n = 0;
+        for (int i = 0; i < slots.size(); i++) {
+            Connection c = slots.slot(i);
+            if (c.fd != -1 && (c.listening == null || c.listening.connection != c)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /**

@@ -112,6 +112,16 @@ public interface JinxModule {
     }
 
     /**
+     * Reopens the files this module writes, for log rotation: called on the loop thread of a serving process
+     * when it receives {@code USR1} (nginx's {@code ngx_reopen_files()}), after the error log was reopened.
+     * A failure is the module's to log; the other modules' files are reopened all the same.
+     *
+     * @param cycle the serving cycle
+     */
+    default void reopenFiles(Cycle cycle) {
+    }
+
+    /**
      * Called in the master as it exits (nginx's {@code exit_master}).
      *
      * @param cycle the master's cycle

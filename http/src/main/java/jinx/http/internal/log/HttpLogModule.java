@@ -188,6 +188,11 @@ public final class HttpLogModule implements JinxModule, HttpModule {
         return all;
     }
 
+    @Override
+    public void reopenFiles(Cycle cycle) {
+        reopen(cycle.log());
+    }
+
     /**
      * Reopens the access logs of a cycle, if it has this module.
      *

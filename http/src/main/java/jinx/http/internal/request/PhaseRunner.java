@@ -313,7 +313,8 @@ public final class PhaseRunner {
         HttpConnection hc = r.hc;
         hc.sendfile = clcf.sendfile == 1;
         if (r.keepalive) {
-            if (clcf.keepaliveTimeout == 0) {
+            if (clcf.keepaliveTimeout == 0 || hc.loop.exiting()) {
+                // a gracefully exiting process answers with "Connection: close"
                 r.keepalive = false;
             } else if (r.c.requests >= clcf.keepaliveRequests) {
                 r.keepalive = false;

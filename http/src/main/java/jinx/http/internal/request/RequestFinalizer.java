@@ -227,7 +227,7 @@ public final class RequestFinalizer {
             r.keepalive = false;
             r.lingeringClose = true;
         }
-        if (r.keepalive && clcf.keepaliveTimeout > 0) {
+        if (r.keepalive && clcf.keepaliveTimeout > 0 && !r.hc.loop.exiting()) {
             KeepAlive.setKeepalive(r);
             return;
         }

@@ -1,5 +1,6 @@
 package jinx.kernel.internal.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -19,8 +20,12 @@ import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.CycleOptions.Purpose;
 import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.internal.process.MasterProcess;
 import jinx.kernel.internal.process.SingleProcess;
 import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Processes;
+import jinx.kernel.os.SigSet;
+import jinx.kernel.os.Signals;
 import jinx.kernel.os.Sockets;
 import jinx.kernel.spi.JinxModule;
 
@@ -56,9 +61,79 @@ public final class Main {
      * @param args the command line
      */
     public static void main(String[] args) {
+        ownSignals(args);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.ISO_8859_1);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.ISO_8859_1);
         System.exit(new Main(out, err, Main::discover).run(args));
+    }
+
+    /**
+     * DESIGN 6a: a serving {@code jinx} owns its signals. Unless the server's signal set is blocked already (it
+     * was started so, or this is the re-exec), blocks it on this thread, marks every inherited descriptor from 3
+     * up close-on-exec (sparing the listening sockets named in {@code JINX}) and replaces this JVM by the same
+     * command line with {@code -Xrs} and {@code _JAVA_SR_SIGNUM=39}: same pid, every thread of the new JVM
+     * inherits the mask. Only {@link #main} calls this; embedded use ({@link #run}) never touches signals.
+     */
+    private static void ownSignals(String[] args) {
+        CommandLine cl;
+        try {
+            cl = CommandLine.parse(args);
+        } catch (IllegalArgumentException e) {
+            return;
+        }
+        if (cl.help || cl.version || cl.versionFull || cl.test || cl.modules || cl.directives || cl.signal != null) {
+            return;
+        }
+        try (SigSet set = Signals.serverSet(); SigSet mask = Signals.threadMask()) {
+            boolean blocked = true;
+            for (int signo : set.signals()) {
+                blocked &= mask.contains(signo);
+            }
+            if (blocked) {
+                return;
+            }
+            List<String> argv = new ArrayList<>(Processes.commandLine());
+            if (argv.isEmpty()) {
+                return;
+            }
+            if (!argv.contains("-Xrs")) {
+                argv.add(1, "-Xrs");
+            }
+            List<String> env = new ArrayList<>();
+            String inherited = null;
+            for (String e : Processes.environment()) {
+                if (e.startsWith("JINX=")) {
+                    inherited = e.substring(5);
+                }
+                if (!e.startsWith("_JAVA_SR_SIGNUM=")) {
+                    env.add(e);
+                }
+            }
+            env.add("_JAVA_SR_SIGNUM=39");
+            Signals.block(set);
+            Processes.closeRangeCloexec(3);
+            if (inherited != null) {
+                for (String fd : inherited.split("[;:]")) {
+                    if (!fd.isEmpty()) {
+                        try {
+                            Processes.clearCloexec(Integer.parseInt(fd.trim()));
+                        } catch (NumberFormatException | NativeIoException e) {
+                            // nginx ignores an invalid JINX entry here; the cycle reports it
+                        }
+                    }
+                }
+            }
+            try {
+                // the resolved path, so the process keeps its name ("java", not "exe")
+                Processes.execve(Path.of("/proc/self/exe").toRealPath().toString(), argv, env);
+            } catch (IOException e) {
+                Signals.unblock(set);
+                throw e;
+            }
+        } catch (IOException e) {
+            // execve failed: serve without owning signals, as before
+            System.err.print("jinx: [alert] cannot re-execute with signals blocked: " + e.getMessage() + "\n");
+        }
     }
 
     /**
@@ -167,9 +242,13 @@ public final class Main {
         }
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         if (core.masterProcess == 1) {
-            err.print("jinx: [emerg] the master and worker processes are not built yet: "
-                + "run with \"master_process off;\" (or -g \"master_process off;\")\n");
-            return 1;
+            if (!MasterProcess.ownsSignals()) {
+                err.print("jinx: [emerg] the master process runs only as the jinx command, not embedded: "
+                    + "run with \"master_process off;\" (or -g \"master_process off;\")\n");
+                return 1;
+            }
+            announceListening(cycle);
+            return MasterProcess.run(cycle);
         }
         announceListening(cycle);
         return SingleProcess.run(cycle);

@@ -9,18 +9,33 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import jinx.kernel.CoreConf;
+import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.internal.IoErrors;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.ListeningSockets;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.NativeMemory;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.SigSet;
+import jinx.kernel.os.SignalInfo;
+import jinx.kernel.os.Signals;
 import jinx.kernel.spi.JinxModule;
 
 /**
  * The single serving process of {@code master_process off}: nginx's {@code ngx_single_process_cycle()}. It runs
  * in the calling thread ({@link #run}) or, for tests and embedding, in a thread of its own ({@link #start})
  * stopped through {@link #stop()}.
+ *
+ * <p>Signals (DESIGN 6a): when {@link #run} finds the server's signal set blocked on its thread (the
+ * {@code jinx} command re-execs itself so), it reads them from a signalfd on a small thread of its own and hands
+ * each to the loop: TERM and INT exit at once, QUIT exits gracefully (the listening sockets close, idle
+ * connections close, in-flight requests finish with {@code Connection: close}, {@code worker_shutdown_timeout}
+ * closes what is left), USR1 reopens the error log and every module's files ({@link JinxModule#reopenFiles}),
+ * HUP is logged and refused (an in-process reload is not built). Embedded use ({@link #start}, or a JVM whose
+ * mask does not block the set) never reads signals.
  */
 public final class SingleProcess {
 
@@ -29,6 +44,14 @@ public final class SingleProcess {
     private volatile boolean stopping;
     private volatile Exception failure;
     private Thread thread;
+    /** The signalfd of a process that owns its signals, or -1. */
+    private int signalFd = -1;
+    /** Set on the loop thread by the signal handler, acted upon after the turn, as nginx's flags. */
+    private boolean terminate;
+    private boolean quit;
+    private boolean reopen;
+    private boolean reconfigure;
+    private final Event shutdownTimer = new Event();
 
     private SingleProcess(KernelCycle cycle) {
         this.cycle = cycle;
@@ -52,6 +75,7 @@ public final class SingleProcess {
         }
         // what libraries print (slf4j-simple writes to stderr) belongs in the error log, as nginx points stderr there
         cycle.log().captureStderr();
+        process.signalFd = ownSignals(cycle);
         try {
             return process.serve();
         } finally {
@@ -60,7 +84,86 @@ public final class SingleProcess {
             } catch (IOException e) {
                 cycle.log().alert("unlink() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")");
             }
+            if (process.signalFd != -1) {
+                cycle.log().notice("exit");
+            }
         }
+    }
+
+    /**
+     * Serves as a worker process: as {@link #run} without a pid file (the master owns it). The signals are
+     * blocked by the master's spawn.
+     *
+     * @param cycle a cycle attached from the master's snapshot
+     * @return the exit code: 2 when a module could not start
+     */
+    public static int runWorker(KernelCycle cycle) {
+        SingleProcess process = new SingleProcess(cycle);
+        cycle.log().captureStderr();
+        process.signalFd = ownSignals(cycle);
+        try {
+            return process.serve();
+        } finally {
+            cycle.log().notice("exit");
+        }
+    }
+
+    /**
+     * Opens the signalfd when the server's signal set is blocked on this thread (so, by inheritance, in every
+     * thread of the JVM), or returns -1: a JVM that does not block them does not own its signals.
+     */
+    private static int ownSignals(KernelCycle cycle) {
+        try (SigSet set = Signals.serverSet(); SigSet mask = Signals.threadMask()) {
+            for (int signo : set.signals()) {
+                if (!mask.contains(signo)) {
+                    return -1;
+                }
+            }
+            // blocking: a thread of its own waits on it, as the master's sigsuspend
+            return Signals.signalfd(-1, set, Platform.SFD_CLOEXEC);
+        } catch (NativeIoException e) {
+            cycle.log().alert(e.getMessage());
+            return -1;
+        }
+    }
+
+    /** Reads signals until the process exits and hands each to the loop. */
+    private void readSignals(EventLoop loop) {
+        NativeMemory memory = new NativeMemory();
+        SignalInfo info = new SignalInfo(memory, 8);
+        for (;;) {
+            try {
+                Signals.read(signalFd, info);
+            } catch (NativeIoException e) {
+                cycle.log().alert(e.getMessage());
+                return;
+            }
+            for (int i = 0; i < info.count(); i++) {
+                int signo = info.signo(i);
+                int pid = info.pid(i);
+                loop.notify(() -> signal(signo, pid));
+            }
+        }
+    }
+
+    /** nginx's {@code ngx_signal_handler()} for a single process: logs the signal and sets a flag. */
+    private void signal(int signo, int pid) {
+        String action = "";
+        if (signo == Platform.SIGTERM || signo == Platform.SIGINT) {
+            terminate = true;
+            action = ", exiting";
+        } else if (signo == Platform.SIGQUIT) {
+            quit = true;
+            action = ", shutting down";
+        } else if (signo == Platform.SIGUSR1) {
+            reopen = true;
+            action = ", reopening logs";
+        } else if (signo == Platform.SIGHUP) {
+            reconfigure = true;
+            action = ", reconfiguring";
+        }
+        String from = pid != 0 ? " received from " + pid : " received";
+        cycle.log().notice("signal " + signo + " (" + Signals.name(signo) + ")" + from + action);
     }
 
     /**
@@ -125,14 +228,68 @@ public final class SingleProcess {
         }
         started.countDown();
         EventLoop loop = cycle.eventLoop();
+        if (signalFd != -1) {
+            Thread reader = new Thread(() -> readSignals(loop), "jinx-signals");
+            reader.setDaemon(true);
+            reader.start();
+        }
         try {
             while (!stopping) {
+                if (loop.exiting() && loop.noTimersLeft() && loop.activeConnections() == 0) {
+                    cycle.log().notice("exiting");
+                    break;
+                }
                 turn(loop);
+                if (terminate) {
+                    cycle.log().notice("exiting");
+                    break;
+                }
+                actOnSignals(loop);
             }
         } finally {
             exit(initialised);
         }
         return 0;
+    }
+
+    /** What nginx's worker cycle does after a turn with the flags its signal handler set. */
+    private void actOnSignals(EventLoop loop) {
+        if (quit) {
+            quit = false;
+            cycle.log().notice("gracefully shutting down");
+            if (!loop.exiting()) {
+                long timeout = cycle.conf(MainCoreModule.NAME, CoreConf.class).shutdownTimeout;
+                if (timeout > 0) {
+                    shutdownTimer.handler = ev -> loop.closeAllConnections();
+                    shutdownTimer.log = cycle.log();
+                    shutdownTimer.cancelable = true;
+                    loop.addTimer(shutdownTimer, timeout);
+                }
+                loop.startExiting();
+                ListeningSockets.closeAll(cycle);
+            }
+        }
+        if (reconfigure) {
+            reconfigure = false;
+            cycle.log().notice("reconfiguring");
+            cycle.log().warn("reload is not supported with \"master_process off\" yet");
+        }
+        if (reopen) {
+            reopen = false;
+            cycle.log().notice("reopening logs");
+            try {
+                cycle.log().reopen();
+            } catch (IOException e) {
+                cycle.log().emerg("reopening the error log failed (" + IoErrors.reason(e) + ")");
+            }
+            for (LoadedModule m : cycle.modules()) {
+                try {
+                    m.module().reopenFiles(cycle);
+                } catch (RuntimeException e) {
+                    cycle.log().alert("module \"" + m.name() + "\" failed to reopen its files: " + e);
+                }
+            }
+        }
     }
 
     /** A handler's bug costs that turn, not the process: nothing a client sends may stop the server. */

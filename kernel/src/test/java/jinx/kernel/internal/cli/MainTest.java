@@ -535,11 +535,11 @@ class MainTest {
     // serving
 
     @Test
-    void masterProcessIsNotBuiltYet() {
+    void masterProcessNeedsTheJinxCommand() {
         Result r = jinx();
         assertEquals(1, r.exit());
         assertEquals("", r.out());
-        assertTrue(r.err().startsWith("jinx: [emerg] the master and worker processes are not built yet"),
+        assertTrue(r.err().startsWith("jinx: [emerg] the master process runs only as the jinx command, not embedded"),
             r.err());
     }
 }

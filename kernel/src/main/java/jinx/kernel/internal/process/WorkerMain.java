@@ -1,0 +1,90 @@
+package jinx.kernel.internal.process;
+
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.CoreConf;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.internal.cli.Main;
+import jinx.kernel.internal.core.BuiltinOrder;
+import jinx.kernel.internal.core.MainCoreModule;
+import jinx.kernel.internal.cycle.ConfSnapshot;
+import jinx.kernel.internal.cycle.CycleBuilder;
+import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.ProcessSetup;
+import jinx.kernel.os.Syscalls;
+
+/**
+ * A worker JVM's entry point ({@link MasterProcess} starts it): {@code WorkerMain <slot> <listening count>
+ * <zone names, comma-separated>}, with the descriptors the master placed. Reads the snapshot, attaches its
+ * cycle, drops privileges per {@code user} (a failure is exit code 2: not respawned), serves. Exit code 2 too
+ * when the cycle cannot be attached or a module cannot start; 1 for an unexpected error.
+ */
+public final class WorkerMain {
+
+    private WorkerMain() {
+    }
+
+    /**
+     * Runs a worker and exits with its code.
+     *
+     * @param args slot, listening count, zone names
+     */
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    private static int run(String[] args) throws Exception {
+        // the master's death stands for nginx's channel reaching end of file: stop gracefully
+        ProcessSetup.setParentDeathSignal(Platform.SIGQUIT);
+        int listening = Integer.parseInt(args[1]);
+        String[] zones = args.length > 2 && !args[2].isEmpty() ? args[2].split(",") : new String[0];
+        PrintStream err = new PrintStream(System.err, true, StandardCharsets.ISO_8859_1);
+        ErrorLog early = ErrorLog.early(err, null);
+        ConfSnapshot snapshot = ConfSnapshot.readFrom(MasterProcess.SNAPSHOT_FD);
+        int[] fds = new int[listening];
+        for (int i = 0; i < listening; i++) {
+            fds[i] = MasterProcess.FIRST_LISTENING_FD + i;
+        }
+        KernelCycle cycle;
+        try {
+            cycle = CycleBuilder.attach(snapshot.workerOptions(Main::discover, BuiltinOrder.NAMES, err, early), fds);
+            Map<String, Integer> zoneFds = new HashMap<>();
+            for (int i = 0; i < zones.length; i++) {
+                zoneFds.put(zones[i], MasterProcess.FIRST_LISTENING_FD + listening + i);
+            }
+            cycle.attachSharedZones(zoneFds);
+        } catch (ConfException e) {
+            early.emerg(e.getMessage());
+            return 2;
+        }
+        Syscalls.close(MasterProcess.SNAPSHOT_FD);
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        try {
+            if (Syscalls.geteuid() == 0 && core.uid >= 0) {
+                ProcessSetup.setgid(core.gid);
+                ProcessSetup.initgroups(core.user, core.gid);
+                ProcessSetup.setuid(core.uid);
+            }
+            if (core.workingDirectory != null) {
+                ProcessSetup.chdir(core.workingDirectory.toString());
+            }
+        } catch (NativeIoException e) {
+            cycle.log().emerg(e.getMessage());
+            return 2;
+        }
+        return SingleProcess.runWorker(cycle);
+    }
+}
