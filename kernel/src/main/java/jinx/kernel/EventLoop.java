@@ -590,13 +590,15 @@ public final class EventLoop {
     }
 
     /**
-     * nginx's {@code ngx_close_idle_connections()}: every idle or reusable connection (waiting for a request or
-     * between keep-alive requests) is told to close and its read handler runs.
+     * nginx's {@code ngx_close_idle_connections()}: every idle connection (between keep-alive requests) is told
+     * to close and its read handler runs. As nginx, a new connection still waiting for its first request is not
+     * idle: its request may be on the way (a graceful stop or a reload would lose it), so it is served (with
+     * {@code Connection: close}) or ends by its {@code client_header_timeout} or {@code worker_shutdown_timeout}.
      */
     public void closeIdleConnections() {
         for (int i = 0; i < slots.size(); i++) {
             Connection c = slots.slot(i);
-            if (c.fd != -1 && (c.idle || c.reusable()) && c.read.handler != null) {
+            if (c.fd != -1 && c.idle && c.read.handler != null) {
                 c.close = true;
                 c.read.handler.handle(c.read);
             }

@@ -211,7 +211,7 @@ public final class Main {
             return 1;
         }
         try {
-            return afterCycle(cl, cycle, confFile);
+            return afterCycle(cl, cycle, confFile, options);
         } finally {
             if (cycle.log() != early) {
                 cycle.log().close();
@@ -219,7 +219,7 @@ public final class Main {
         }
     }
 
-    private int afterCycle(CommandLine cl, KernelCycle cycle, Path confFile) {
+    private int afterCycle(CommandLine cl, KernelCycle cycle, Path confFile, CycleOptions options) {
         if (cl.signal != null) {
             return Signaller.signal(cycle, cl.signal);
         }
@@ -248,7 +248,7 @@ public final class Main {
                 return 1;
             }
             announceListening(cycle);
-            return MasterProcess.run(cycle);
+            return MasterProcess.run(cycle, options);
         }
         announceListening(cycle);
         return SingleProcess.run(cycle);

@@ -22,6 +22,7 @@ import jinx.kernel.os.Platform;
 import jinx.kernel.os.SigSet;
 import jinx.kernel.os.SignalInfo;
 import jinx.kernel.os.Signals;
+import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.JinxModule;
 
 /**
@@ -46,6 +47,8 @@ public final class SingleProcess {
     private Thread thread;
     /** The signalfd of a process that owns its signals, or -1. */
     private int signalFd = -1;
+    /** A worker's readiness descriptor, or -1. */
+    private int readyFd = -1;
     /** Set on the loop thread by the signal handler, acted upon after the turn, as nginx's flags. */
     private boolean terminate;
     private boolean quit;
@@ -95,10 +98,12 @@ public final class SingleProcess {
      * blocked by the master's spawn.
      *
      * @param cycle a cycle attached from the master's snapshot
+     * @param readyFd where one byte tells the master the loop runs (closed then), or -1
      * @return the exit code: 2 when a module could not start
      */
-    public static int runWorker(KernelCycle cycle) {
+    public static int runWorker(KernelCycle cycle, int readyFd) {
         SingleProcess process = new SingleProcess(cycle);
+        process.readyFd = readyFd;
         cycle.log().captureStderr();
         process.signalFd = ownSignals(cycle);
         try {
@@ -233,6 +238,9 @@ public final class SingleProcess {
             reader.setDaemon(true);
             reader.start();
         }
+        if (readyFd != -1) {
+            reportReady();
+        }
         try {
             while (!stopping) {
                 if (loop.exiting() && loop.noTimersLeft() && loop.activeConnections() == 0) {
@@ -250,6 +258,23 @@ public final class SingleProcess {
             exit(initialised);
         }
         return 0;
+    }
+
+    /** Tells the master this worker serves: one byte on its readiness descriptor, which is then closed. */
+    private void reportReady() {
+        try (NativeMemory memory = new NativeMemory()) {
+            long buf = memory.allocate(1);
+            NativeMemory.putByte(buf, (byte) 1);
+            Syscalls.write(readyFd, buf, 1);
+        } catch (NativeIoException e) {
+            cycle.log().alert("reporting ready failed: " + e.getMessage());
+        }
+        try {
+            Syscalls.close(readyFd);
+        } catch (NativeIoException e) {
+            cycle.log().alert(e.getMessage());
+        }
+        readyFd = -1;
     }
 
     /** What nginx's worker cycle does after a turn with the flags its signal handler set. */

@@ -21,7 +21,8 @@ import jinx.kernel.os.Syscalls;
 
 /**
  * A worker JVM's entry point ({@link MasterProcess} starts it): {@code WorkerMain <slot> <listening count>
- * <zone names, comma-separated>}, with the descriptors the master placed. Reads the snapshot, attaches its
+ * <zone names, comma-separated> <readiness descriptor>}, with the descriptors the master placed; one byte is
+ * written to the readiness descriptor once the loop is about to turn (the master's reload waits for it). Reads the snapshot, attaches its
  * cycle, drops privileges per {@code user} (a failure is exit code 2: not respawned), serves. Exit code 2 too
  * when the cycle cannot be attached or a module cannot start; 1 for an unexpected error.
  */
@@ -85,6 +86,7 @@ public final class WorkerMain {
             cycle.log().emerg(e.getMessage());
             return 2;
         }
-        return SingleProcess.runWorker(cycle);
+        int readyFd = args.length > 3 ? Integer.parseInt(args[3]) : -1;
+        return SingleProcess.runWorker(cycle, readyFd);
     }
 }

@@ -1,0 +1,479 @@
+package jinx.http.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.Syscalls;
+
+/**
+ * Reload ({@code SIGHUP}) of a {@code master_process on} server through the real {@code bin/jinx}: new workers
+ * with the new configuration, the old ones stopped gracefully once the new ones are ready, the listening socket
+ * kept, no request lost; a broken configuration changes nothing. The test kills the master and its workers in
+ * {@code finally}.
+ */
+@Tag("slow")
+class ReloadIT {
+
+    private static String conf(int port, String body) {
+        String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
+        return "master_process on;\nworker_processes 2;\n" + user
+            + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
+            + "events { worker_connections 256; }\n"
+            + "http { access_log off; server { listen 127.0.0.1:" + port + ";\n"
+            + "location / { return 200 \"" + body + "\"; } } }\n";
+    }
+
+    private static Process start(Site site) throws IOException {
+        return new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
+            site.root().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    }
+
+    @Test
+    @Timeout(120)
+    void reloadSwitchesContent() throws Exception {
+        assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
+            "the jars are not built");
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", conf(port, "old"));
+            Process p = start(site);
+            try {
+                List<ProcessHandle> old = waitForWorkers(p.toHandle(), 2, List.of());
+                waitForBody(port, "old");
+                // new connections all through the switch: the socket is never closed nor re-bound
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicLong requests = new AtomicLong();
+                List<String> failures = new ArrayList<>();
+                Thread client = new Thread(() -> {
+                    while (!stop.get()) {
+                        try {
+                            String body = oneRequest(port);
+                            if (!body.equals("old") && !body.equals("new")) {
+                                throw new IOException("body " + body);
+                            }
+                            requests.incrementAndGet();
+                        } catch (IOException e) {
+                            synchronized (failures) {
+                                failures.add(e.toString());
+                            }
+                        }
+                    }
+                });
+                client.start();
+                site.write("conf/jinx.conf", conf(port, "new"));
+                long hup = System.nanoTime();
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                waitForBody(port, "new");
+                long switchMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - hup);
+                for (ProcessHandle w : old) {
+                    assertTrue(w.onExit().get(15, TimeUnit.SECONDS) != null);
+                }
+                stop.set(true);
+                client.join(10_000);
+                assertTrue(failures.isEmpty(), failures.toString());
+                assertTrue(requests.get() > 0);
+                List<ProcessHandle> fresh = waitForWorkers(p.toHandle(), 2, old);
+                assertTrue(p.isAlive(), "the master is the same process");
+                assertEquals(p.pid() + "\n", site.read("logs/jinx.pid"));
+                for (int i = 0; i < 10; i++) {
+                    assertEquals("new", oneRequest(port));
+                }
+                String log = site.read("logs/error.log");
+                assertTrue(log.contains(": signal 1 (SIGHUP) received from " + ProcessHandle.current().pid()
+                    + ", reconfiguring\n"), log);
+                assertTrue(log.contains(": reconfiguring\n"), log);
+                for (ProcessHandle w : fresh) {
+                    assertTrue(log.contains(": start worker process " + w.pid() + "\n"), log);
+                }
+                for (ProcessHandle w : old) {
+                    assertTrue(log.contains(": worker process " + w.pid() + " exited with code 0\n"), log);
+                }
+                System.out.println("RELOAD-SWITCH new content served " + switchMs + "ms after HUP, requests="
+                    + requests.get());
+                stopMaster(p, site);
+            } finally {
+                kill(p);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void reloadWithBrokenConfKeepsOldWorkers() throws Exception {
+        assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
+            "the jars are not built");
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", conf(port, "old"));
+            Process p = start(site);
+            try {
+                List<ProcessHandle> old = waitForWorkers(p.toHandle(), 2, List.of());
+                waitForBody(port, "old");
+                site.write("conf/jinx.conf", conf(port, "new").replace("\"new\";", "\"new\""));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                String log = waitForLog(site, "[emerg]");
+                assertTrue(Pattern.compile("\\[emerg\\] .*conf/jinx\\.conf:\\d+").matcher(log).find(), log);
+                Thread.sleep(1000);
+                assertEquals(2, waitForWorkers(p.toHandle(), 2, List.of()).size());
+                List<ProcessHandle> now = p.toHandle().children().filter(ProcessHandle::isAlive).toList();
+                assertEquals(old.size(), now.size());
+                assertTrue(now.containsAll(old), "workers changed: " + old + " -> " + now);
+                for (int i = 0; i < 10; i++) {
+                    assertEquals("old", oneRequest(port));
+                }
+                log = site.read("logs/error.log");
+                assertFalse(log.contains("reload abandoned"), log);
+                stopMaster(p, site);
+            } finally {
+                kill(p);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void reloadWhoseWorkersCannotStartIsAbandoned() throws Exception {
+        assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
+            "the jars are not built");
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", conf(port, "old"));
+            Process p = start(site);
+            try {
+                List<ProcessHandle> old = waitForWorkers(p.toHandle(), 2, List.of());
+                waitForBody(port, "old");
+                // valid for the master, fatal for a worker (chdir fails: exit code 2)
+                site.write("conf/jinx.conf", "working_directory " + site.root().resolve("missing") + ";\n"
+                    + conf(port, "new"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                String log = waitForLog(site, "reload abandoned: ");
+                assertTrue(log.contains(" exited with code 2\n"), log);
+                Thread.sleep(500);
+                List<ProcessHandle> now = waitForWorkers(p.toHandle(), 2, List.of());
+                assertTrue(now.containsAll(old), "workers changed: " + old + " -> " + now);
+                for (int i = 0; i < 10; i++) {
+                    assertEquals("old", oneRequest(port));
+                }
+                // a later good reload works
+                site.write("conf/jinx.conf", conf(port, "new"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                waitForBody(port, "new");
+                stopMaster(p, site);
+            } finally {
+                kill(p);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void reloadUnderLoad() throws Exception {
+        assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
+            "the jars are not built");
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", conf(port, "old"));
+            Process p = start(site);
+            try {
+                waitForWorkers(p.toHandle(), 2, List.of());
+                waitForBody(port, "old");
+                int connections = 10;
+                AtomicBoolean stop = new AtomicBoolean();
+                AtomicLong requests = new AtomicLong();
+                AtomicLong sawNew = new AtomicLong();
+                List<String> failures = new ArrayList<>();
+                List<Thread> clients = new ArrayList<>();
+                for (int c = 0; c < connections; c++) {
+                    boolean keepAlive = c % 2 == 0;
+                    Thread t = new Thread(() -> load(port, keepAlive, stop, requests, sawNew, failures));
+                    t.start();
+                    clients.add(t);
+                }
+                long start = System.nanoTime();
+                int reloads = 5;
+                int hups = 0;
+                for (int i = 0; i < reloads; i++) {
+                    Thread.sleep(500);
+                    String body = i % 2 == 0 ? "new" : "old";
+                    site.write("conf/jinx.conf", conf(port, body));
+                    Syscalls.kill(p.pid(), Platform.SIGHUP);
+                    int sent = ++hups;
+                    // the master took it (two pending HUPs would be one signal, as for any process)
+                    waitForLog(site, log -> reconfigurings(log) == sent);
+                    if (i == 2) {
+                        // a HUP during a reload (its workers are starting) is applied after it
+                        Syscalls.kill(p.pid(), Platform.SIGHUP);
+                        int again = ++hups;
+                        waitForLog(site, log -> reconfigurings(log) == again);
+                    }
+                    waitForBody(port, body);
+                }
+                int expected = hups;
+                waitForLog(site, log -> reconfigurings(log) == expected);
+                Thread.sleep(1000);
+                stop.set(true);
+                for (Thread t : clients) {
+                    t.join(15_000);
+                }
+                long duration = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                String log = site.read("logs/error.log");
+                int done = reconfigurings(log);
+                System.out.println("RELOAD-UNDER-LOAD requests=" + requests.get() + " failures=" + failures.size()
+                    + " reloads=" + done + " duration=" + duration + "ms");
+                assertTrue(failures.isEmpty(), failures.size() + " failures: "
+                    + failures.subList(0, Math.min(10, failures.size())));
+                assertTrue(sawNew.get() > 0, "the new content was never served");
+                assertEquals(hups, done, log);
+                assertFalse(log.contains("reload abandoned"), log);
+                stopMaster(p, site);
+            } finally {
+                kill(p);
+            }
+        }
+    }
+
+    /** One client connection's loop: keep-alive requests, or a new connection per request. */
+    private static void load(int port, boolean keepAlive, AtomicBoolean stop, AtomicLong requests,
+        AtomicLong sawNew, List<String> failures) {
+        Socket s = null;
+        while (!stop.get()) {
+            boolean reused = s != null;
+            try {
+                if (s == null) {
+                    s = connect(port);
+                }
+                Response r;
+                try {
+                    r = exchange(s, keepAlive);
+                } catch (IOException e) {
+                    // one retry, as HTTP clients do, when an idle keep-alive connection was closed before any byte
+                    close(s);
+                    s = null;
+                    if (!reused || !(e instanceof ClosedBeforeResponse)) {
+                        throw e;
+                    }
+                    s = connect(port);
+                    r = exchange(s, keepAlive);
+                }
+                if (!r.body.equals("old") && !r.body.equals("new")) {
+                    throw new IOException("unexpected body " + r.body);
+                }
+                if (r.body.equals("new")) {
+                    sawNew.incrementAndGet();
+                }
+                requests.incrementAndGet();
+                if (!keepAlive || r.close) {
+                    close(s);
+                    s = null;
+                }
+            } catch (IOException e) {
+                close(s);
+                s = null;
+                synchronized (failures) {
+                    failures.add(e.toString());
+                }
+            }
+        }
+        close(s);
+    }
+
+    /** No byte of a response came before the connection ended. */
+    private static final class ClosedBeforeResponse extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ClosedBeforeResponse(String message) {
+            super(message);
+        }
+    }
+
+    private record Response(int status, String body, boolean close) {
+    }
+
+    private static Socket connect(int port) throws IOException {
+        Socket s = new Socket();
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+        s.setSoTimeout(10_000);
+        s.setTcpNoDelay(true);
+        return s;
+    }
+
+    private static void close(Socket s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // nothing to do
+            }
+        }
+    }
+
+    private static String oneRequest(int port) throws IOException {
+        try (Socket s = connect(port)) {
+            Response r = exchange(s, false);
+            if (r.status != 200) {
+                throw new IOException("status " + r.status);
+            }
+            return r.body;
+        }
+    }
+
+    /** Sends {@code GET /} and reads one complete response with a Content-Length body. */
+    private static Response exchange(Socket s, boolean keepAlive) throws IOException {
+        OutputStream out = s.getOutputStream();
+        try {
+            out.write(("GET / HTTP/1.1\r\nHost: localhost\r\n" + (keepAlive ? "" : "Connection: close\r\n")
+                + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        } catch (IOException e) {
+            throw new ClosedBeforeResponse("write: " + e);
+        }
+        InputStream in = s.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b;
+            try {
+                b = in.read();
+            } catch (IOException e) {
+                if (head.size() == 0) {
+                    throw new ClosedBeforeResponse("read: " + e);
+                }
+                throw e;
+            }
+            if (b < 0) {
+                if (head.size() == 0) {
+                    throw new ClosedBeforeResponse("end of stream before the response");
+                }
+                throw new IOException("end of stream in the header: " + head);
+            }
+            head.write(b);
+            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1
+                : (b == '\r' ? 1 : 0);
+        }
+        String h = head.toString(StandardCharsets.ISO_8859_1);
+        String[] lines = h.split("\r\n");
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        int length = -1;
+        boolean close = false;
+        for (String line : lines) {
+            String lower = line.toLowerCase();
+            if (lower.startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                close = true;
+            }
+        }
+        if (length < 0) {
+            throw new IOException("no Content-Length: " + h);
+        }
+        byte[] body = in.readNBytes(length);
+        if (body.length != length) {
+            throw new IOException("short body");
+        }
+        return new Response(status, new String(body, StandardCharsets.ISO_8859_1), close);
+    }
+
+    private static void stopMaster(Process p, Site site) throws Exception {
+        Syscalls.kill(p.pid(), Platform.SIGTERM);
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running after SIGTERM");
+        assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+    }
+
+    private static void kill(Process p) throws InterruptedException {
+        List<ProcessHandle> children = p.toHandle().children().toList();
+        p.toHandle().destroyForcibly();
+        for (ProcessHandle c : children) {
+            c.destroyForcibly();
+        }
+        p.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits until the master has {@code n} live children, none of them in {@code gone}. */
+    private static List<ProcessHandle> waitForWorkers(ProcessHandle master, int n, List<ProcessHandle> gone)
+        throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        List<ProcessHandle> children = List.of();
+        while (System.nanoTime() < end) {
+            children = master.children().filter(ProcessHandle::isAlive).filter(h -> !gone.contains(h)).toList();
+            if (children.size() == n) {
+                return children;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("workers: " + children);
+    }
+
+    private static void waitForBody(int port, String body) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String last = null;
+        for (;;) {
+            try {
+                last = oneRequest(port);
+                if (last.equals(body)) {
+                    return;
+                }
+            } catch (IOException e) {
+                if (System.nanoTime() > end) {
+                    throw e;
+                }
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("still \"" + last + "\", not \"" + body + "\"");
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private static int reconfigurings(String log) {
+        return log.split(": reconfiguring\n", -1).length - 1;
+    }
+
+    private static String waitForLog(Site site, java.util.function.Predicate<String> done) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String log = "";
+        while (System.nanoTime() < end) {
+            log = Files.exists(site.root().resolve("logs/error.log")) ? site.read("logs/error.log") : "";
+            if (done.test(log)) {
+                return log;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("the error log:\n" + log);
+    }
+
+    private static String waitForLog(Site site, String text) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String log = "";
+        while (System.nanoTime() < end) {
+            log = Files.exists(site.root().resolve("logs/error.log")) ? site.read("logs/error.log") : "";
+            if (log.contains(text)) {
+                return log;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("\"" + text + "\" not in the error log:\n" + log);
+    }
+}
