@@ -47,7 +47,7 @@ class MasterProcessIT {
                 BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
                     StandardCharsets.ISO_8859_1));
                 assertEquals("jinx: [notice] listening on 127.0.0.1:" + port, out.readLine());
-                List<ProcessHandle> workers = waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> workers = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForServing(port);
                 assertEquals(p.pid() + "\n", site.read("logs/jinx.pid"));
                 String log = site.read("logs/error.log");
@@ -59,9 +59,9 @@ class MasterProcessIT {
                 Syscalls.kill(killed.pid(), Platform.SIGKILL);
                 // the other worker serves all along
                 assertEquals("HTTP/1.1 200 OK", ItSupport.get(port, "localhost", "/").statusLine());
-                List<ProcessHandle> after = waitForWorkers(p.toHandle(), 2, List.of(killed));
+                List<ProcessHandle> after = Masters.waitForWorkers(p.toHandle(), 2, List.of(killed));
                 ProcessHandle fresh = after.stream().filter(h -> !workers.contains(h)).findFirst().orElseThrow();
-                log = waitForLog(site, ": start worker process " + fresh.pid() + "\n");
+                log = Masters.waitForLog(site, ": start worker process " + fresh.pid() + "\n");
                 assertTrue(log.contains(": worker process " + killed.pid() + " exited on signal 9\n"), log);
                 // the new worker serves within its start: every request is answered while both accept
                 for (int i = 0; i < 20; i++) {
@@ -80,12 +80,7 @@ class MasterProcessIT {
                 assertTrue(log.contains(": worker process " + fresh.pid() + " exited with code 0\n"), log);
                 assertTrue(log.endsWith(": exit\n"), log);
             } finally {
-                List<ProcessHandle> children = p.toHandle().children().toList();
-                p.toHandle().destroyForcibly();
-                for (ProcessHandle c : children) {
-                    c.destroyForcibly();
-                }
-                p.waitFor(10, TimeUnit.SECONDS);
+                Masters.kill(p);
             }
         }
     }
@@ -106,40 +101,18 @@ class MasterProcessIT {
             Process p = new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
                 site.root().toString()).redirectErrorStream(true).start();
             try {
-                String log = waitForLog(site, " exited with fatal code 2 and cannot be respawned\n");
+                String log = Masters.waitForLog(site, " exited with fatal code 2 and cannot be respawned\n");
                 assertTrue(log.contains("chdir(\"" + site.root().resolve("missing") + "\") failed"), log);
                 assertTrue(log.contains(" exited with code 2\n"), log);
                 Thread.sleep(500);
                 log = site.read("logs/error.log");
                 assertEquals(1, log.split("start worker process", -1).length - 1, log);
                 assertTrue(p.isAlive(), "the master stays, as nginx's");
-                Syscalls.kill(p.pid(), Platform.SIGTERM);
-                assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running after SIGTERM");
-                assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+                Masters.stopMaster(p, site);
             } finally {
-                List<ProcessHandle> children = p.toHandle().children().toList();
-                p.toHandle().destroyForcibly();
-                for (ProcessHandle c : children) {
-                    c.destroyForcibly();
-                }
-                p.waitFor(10, TimeUnit.SECONDS);
+                Masters.kill(p);
             }
         }
-    }
-
-    /** Waits until the master has {@code n} live children, none of them in {@code gone}. */
-    private static List<ProcessHandle> waitForWorkers(ProcessHandle master, int n, List<ProcessHandle> gone)
-        throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        List<ProcessHandle> children = List.of();
-        while (System.nanoTime() < end) {
-            children = master.children().filter(ProcessHandle::isAlive).filter(h -> !gone.contains(h)).toList();
-            if (children.size() == n) {
-                return children;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("workers: " + children);
     }
 
     private static void waitForServing(int port) throws Exception {
@@ -155,18 +128,5 @@ class MasterProcessIT {
                 Thread.sleep(50);
             }
         }
-    }
-
-    private static String waitForLog(Site site, String text) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String log = "";
-        while (System.nanoTime() < end) {
-            log = Files.exists(site.root().resolve("logs/error.log")) ? site.read("logs/error.log") : "";
-            if (log.contains(text)) {
-                return log;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("\"" + text + "\" not in the error log:\n" + log);
     }
 }

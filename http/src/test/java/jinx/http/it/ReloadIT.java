@@ -61,7 +61,7 @@ class ReloadIT {
             site.write("conf/jinx.conf", conf(port, "old"));
             Process p = start(site);
             try {
-                List<ProcessHandle> old = waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
                 // new connections all through the switch: the socket is never closed nor re-bound
                 AtomicBoolean stop = new AtomicBoolean();
@@ -95,7 +95,7 @@ class ReloadIT {
                 client.join(10_000);
                 assertTrue(failures.isEmpty(), failures.toString());
                 assertTrue(requests.get() > 0);
-                List<ProcessHandle> fresh = waitForWorkers(p.toHandle(), 2, old);
+                List<ProcessHandle> fresh = Masters.waitForWorkers(p.toHandle(), 2, old);
                 assertTrue(p.isAlive(), "the master is the same process");
                 assertEquals(p.pid() + "\n", site.read("logs/jinx.pid"));
                 for (int i = 0; i < 10; i++) {
@@ -113,9 +113,9 @@ class ReloadIT {
                 }
                 System.out.println("RELOAD-SWITCH new content served " + switchMs + "ms after HUP, requests="
                     + requests.get());
-                stopMaster(p, site);
+                Masters.stopMaster(p, site);
             } finally {
-                kill(p);
+                Masters.kill(p);
             }
         }
     }
@@ -130,14 +130,14 @@ class ReloadIT {
             site.write("conf/jinx.conf", conf(port, "old"));
             Process p = start(site);
             try {
-                List<ProcessHandle> old = waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
                 site.write("conf/jinx.conf", conf(port, "new").replace("\"new\";", "\"new\""));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
-                String log = waitForLog(site, "[emerg]");
+                String log = Masters.waitForLog(site, "[emerg]");
                 assertTrue(Pattern.compile("\\[emerg\\] .*conf/jinx\\.conf:\\d+").matcher(log).find(), log);
                 Thread.sleep(1000);
-                assertEquals(2, waitForWorkers(p.toHandle(), 2, List.of()).size());
+                assertEquals(2, Masters.waitForWorkers(p.toHandle(), 2, List.of()).size());
                 List<ProcessHandle> now = p.toHandle().children().filter(ProcessHandle::isAlive).toList();
                 assertEquals(old.size(), now.size());
                 assertTrue(now.containsAll(old), "workers changed: " + old + " -> " + now);
@@ -146,9 +146,9 @@ class ReloadIT {
                 }
                 log = site.read("logs/error.log");
                 assertFalse(log.contains("reload abandoned"), log);
-                stopMaster(p, site);
+                Masters.stopMaster(p, site);
             } finally {
-                kill(p);
+                Masters.kill(p);
             }
         }
     }
@@ -163,16 +163,16 @@ class ReloadIT {
             site.write("conf/jinx.conf", conf(port, "old"));
             Process p = start(site);
             try {
-                List<ProcessHandle> old = waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
                 // valid for the master, fatal for a worker (chdir fails: exit code 2)
                 site.write("conf/jinx.conf", "working_directory " + site.root().resolve("missing") + ";\n"
                     + conf(port, "new"));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
-                String log = waitForLog(site, "reload abandoned: ");
+                String log = Masters.waitForLog(site, "reload abandoned: ");
                 assertTrue(log.contains(" exited with code 2\n"), log);
                 Thread.sleep(500);
-                List<ProcessHandle> now = waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> now = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 assertTrue(now.containsAll(old), "workers changed: " + old + " -> " + now);
                 for (int i = 0; i < 10; i++) {
                     assertEquals("old", oneRequest(port));
@@ -181,9 +181,9 @@ class ReloadIT {
                 site.write("conf/jinx.conf", conf(port, "new"));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
                 waitForBody(port, "new");
-                stopMaster(p, site);
+                Masters.stopMaster(p, site);
             } finally {
-                kill(p);
+                Masters.kill(p);
             }
         }
     }
@@ -198,7 +198,7 @@ class ReloadIT {
             site.write("conf/jinx.conf", conf(port, "old"));
             Process p = start(site);
             try {
-                waitForWorkers(p.toHandle(), 2, List.of());
+                Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
                 int connections = 10;
                 AtomicBoolean stop = new AtomicBoolean();
@@ -222,17 +222,17 @@ class ReloadIT {
                     Syscalls.kill(p.pid(), Platform.SIGHUP);
                     int sent = ++hups;
                     // the master took it (two pending HUPs would be one signal, as for any process)
-                    waitForLog(site, log -> reconfigurings(log) == sent);
+                    Masters.waitForLog(site, log -> reconfigurings(log) == sent);
                     if (i == 2) {
                         // a HUP during a reload (its workers are starting) is applied after it
                         Syscalls.kill(p.pid(), Platform.SIGHUP);
                         int again = ++hups;
-                        waitForLog(site, log -> reconfigurings(log) == again);
+                        Masters.waitForLog(site, log -> reconfigurings(log) == again);
                     }
                     waitForBody(port, body);
                 }
                 int expected = hups;
-                waitForLog(site, log -> reconfigurings(log) == expected);
+                Masters.waitForLog(site, log -> reconfigurings(log) == expected);
                 Thread.sleep(1000);
                 stop.set(true);
                 for (Thread t : clients) {
@@ -248,9 +248,9 @@ class ReloadIT {
                 assertTrue(sawNew.get() > 0, "the new content was never served");
                 assertEquals(hups, done, log);
                 assertFalse(log.contains("reload abandoned"), log);
-                stopMaster(p, site);
+                Masters.stopMaster(p, site);
             } finally {
-                kill(p);
+                Masters.kill(p);
             }
         }
     }
@@ -396,36 +396,6 @@ class ReloadIT {
         return new Response(status, new String(body, StandardCharsets.ISO_8859_1), close);
     }
 
-    private static void stopMaster(Process p, Site site) throws Exception {
-        Syscalls.kill(p.pid(), Platform.SIGTERM);
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running after SIGTERM");
-        assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
-    }
-
-    private static void kill(Process p) throws InterruptedException {
-        List<ProcessHandle> children = p.toHandle().children().toList();
-        p.toHandle().destroyForcibly();
-        for (ProcessHandle c : children) {
-            c.destroyForcibly();
-        }
-        p.waitFor(10, TimeUnit.SECONDS);
-    }
-
-    /** Waits until the master has {@code n} live children, none of them in {@code gone}. */
-    private static List<ProcessHandle> waitForWorkers(ProcessHandle master, int n, List<ProcessHandle> gone)
-        throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        List<ProcessHandle> children = List.of();
-        while (System.nanoTime() < end) {
-            children = master.children().filter(ProcessHandle::isAlive).filter(h -> !gone.contains(h)).toList();
-            if (children.size() == n) {
-                return children;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("workers: " + children);
-    }
-
     private static void waitForBody(int port, String body) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         String last = null;
@@ -449,31 +419,5 @@ class ReloadIT {
 
     private static int reconfigurings(String log) {
         return log.split(": reconfiguring\n", -1).length - 1;
-    }
-
-    private static String waitForLog(Site site, java.util.function.Predicate<String> done) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        String log = "";
-        while (System.nanoTime() < end) {
-            log = Files.exists(site.root().resolve("logs/error.log")) ? site.read("logs/error.log") : "";
-            if (done.test(log)) {
-                return log;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("the error log:\n" + log);
-    }
-
-    private static String waitForLog(Site site, String text) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String log = "";
-        while (System.nanoTime() < end) {
-            log = Files.exists(site.root().resolve("logs/error.log")) ? site.read("logs/error.log") : "";
-            if (log.contains(text)) {
-                return log;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("\"" + text + "\" not in the error log:\n" + log);
     }
 }
