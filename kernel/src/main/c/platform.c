@@ -37,6 +37,8 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 
@@ -84,6 +86,14 @@ main(void)
     FIELD("POLLFD_FD", struct pollfd, fd);
     FIELD("POLLFD_EVENTS", struct pollfd, events);
     FIELD("POLLFD_REVENTS", struct pollfd, revents);
+
+    /* timerfd_create(2), timerfd_settime(2): the master's timer */
+    CONST(CLOCK_MONOTONIC);
+    CONST(TFD_CLOEXEC);
+    CONST(TFD_NONBLOCK);
+    SIZEOF("ITIMERSPEC", struct itimerspec);
+    FIELD("IT_VALUE_SEC", struct itimerspec, it_value.tv_sec);
+    FIELD("IT_VALUE_NSEC", struct itimerspec, it_value.tv_nsec);
 
     /* eventfd(2), fcntl(2), recvmsg(2) flags */
     CONST(EFD_NONBLOCK);

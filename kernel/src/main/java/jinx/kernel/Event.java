@@ -42,6 +42,11 @@ public final class Event {
     public boolean closed;
     /** A timer on this event does not keep a gracefully exiting worker alive. */
     public boolean cancelable;
+    /**
+     * The event of a process's own descriptor (the master's channel, the signalfd), not a client's: a graceful
+     * exit neither waits for nor closes it (nginx's {@code ev->channel}).
+     */
+    public boolean channel;
     /** The stale-event filter bit, flipped on every lend of the slot. */
     public boolean instance;
     /**
@@ -124,6 +129,7 @@ public final class Event {
         pendingEof = false;
         closed = false;
         cancelable = false;
+        channel = false;
         available = 0;
         index = -1;
         timerKey = 0;

@@ -612,7 +612,8 @@ public final class EventLoop {
     public void closeAllConnections() {
         for (int i = 0; i < slots.size(); i++) {
             Connection c = slots.slot(i);
-            if (c.fd != -1 && (c.listening == null || c.listening.connection != c) && c.read.handler != null) {
+            if (c.fd != -1 && (c.listening == null || c.listening.connection != c) && c.read.handler != null
+                && !c.read.channel) {
                 c.close = true;
                 c.error = true;
                 c.read.handler.handle(c.read);
@@ -621,7 +622,7 @@ public final class EventLoop {
     }
 
     /**
-     * Returns how many connections other than listening sockets hold a slot.
+     * Returns how many connections other than listening sockets and the process's own channels hold a slot.
      *
      * @return the count
      */
@@ -629,7 +630,7 @@ public final class EventLoop {
         int n = 0;
         for (int i = 0; i < slots.size(); i++) {
             Connection c = slots.slot(i);
-            if (c.fd != -1 && (c.listening == null || c.listening.connection != c)) {
+            if (c.fd != -1 && (c.listening == null || c.listening.connection != c) && !c.read.channel) {
                 n++;
             }
         }

@@ -7,6 +7,7 @@ import jnr.ffi.types.mode_t;
 import jnr.ffi.types.off_t;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
+import jnr.ffi.types.u_int64_t;
 
 /**
  * The C library calls the kernel makes, mirroring their C prototypes. Called only through the facades
@@ -313,6 +314,38 @@ public interface LibC {
      * @return 0, or -1 with errno set
      */
     int pipe2(@Out int[] pipefd, int flags);
+
+    /**
+     * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout);} ({@code nfds_t} is {@code unsigned long}):
+     * the master's wait on its signalfd, timerfd and channels.
+     *
+     * @param fds the array of {@code struct pollfd}
+     * @param nfds its length
+     * @param timeout milliseconds, -1 for none
+     * @return how many entries have events, 0 on timeout, or -1 with errno set
+     */
+    int poll(@intptr_t long fds, @u_int64_t long nfds, int timeout);
+
+    /**
+     * {@code int timerfd_create(int clockid, int flags);}
+     *
+     * @param clockid {@code CLOCK_MONOTONIC}
+     * @param flags {@code TFD_CLOEXEC}, {@code TFD_NONBLOCK}
+     * @return the descriptor, or -1 with errno set
+     */
+    int timerfd_create(int clockid, int flags);
+
+    /**
+     * {@code int timerfd_settime(int fd, int flags, const struct itimerspec *new_value,
+     * struct itimerspec *old_value);}
+     *
+     * @param fd the timerfd
+     * @param flags 0 (relative)
+     * @param newValue the {@code struct itimerspec} to arm (all zero disarms)
+     * @param oldValue where the previous setting goes, or 0
+     * @return 0, or -1 with errno set
+     */
+    int timerfd_settime(int fd, int flags, @intptr_t long newValue, @intptr_t long oldValue);
 
     /**
      * {@code int eventfd(unsigned int initval, int flags);}

@@ -272,6 +272,22 @@ public final class Platform {
     public static final int NSIG = probe("NSIG");
     /** {@code sizeof(sigset_t)}: 128 bytes with glibc. */
     public static final int SIZEOF_SIGSET_T = probe("SIZEOF_SIGSET_T");
+    /** {@code CLOCK_MONOTONIC}, for {@code timerfd_create()}. */
+    public static final int CLOCK_MONOTONIC = probe("CLOCK_MONOTONIC");
+    /** {@code TFD_CLOEXEC}. */
+    public static final int TFD_CLOEXEC = probe("TFD_CLOEXEC");
+    /** {@code TFD_NONBLOCK}. */
+    public static final int TFD_NONBLOCK = probe("TFD_NONBLOCK");
+    /** {@code sizeof(struct itimerspec)}. */
+    public static final int SIZEOF_ITIMERSPEC = probe("SIZEOF_ITIMERSPEC");
+    /** {@code offsetof(struct itimerspec, it_value.tv_sec)}. */
+    public static final int OFFSETOF_IT_VALUE_SEC = probe("OFFSETOF_IT_VALUE_SEC");
+    /** {@code sizeof(time_t)} of {@code it_value.tv_sec}. */
+    public static final int SIZEOF_IT_VALUE_SEC = probe("SIZEOF_IT_VALUE_SEC");
+    /** {@code offsetof(struct itimerspec, it_value.tv_nsec)}. */
+    public static final int OFFSETOF_IT_VALUE_NSEC = probe("OFFSETOF_IT_VALUE_NSEC");
+    /** {@code sizeof(long)} of {@code it_value.tv_nsec}. */
+    public static final int SIZEOF_IT_VALUE_NSEC = probe("SIZEOF_IT_VALUE_NSEC");
     /** {@code SFD_NONBLOCK}. */
     public static final int SFD_NONBLOCK = probe("SFD_NONBLOCK");
     /** {@code SFD_CLOEXEC}. */

@@ -1,6 +1,7 @@
 package jinx.http.internal.core;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,10 @@ import jinx.kernel.Listening;
 /**
  * Opens the {@code error_log}s of the {@code http}, {@code server} and {@code location} levels once the cycle has
  * its own log (nginx opens them with the cycle's files). Locations naming the same targets share one
- * {@link ErrorLog}; a location without {@code error_log} at any level uses the cycle's log. The logs are not
- * closed when a cycle ends (a reload leaves them to the collector), a limitation noted in the module's report.
+ * {@link ErrorLog}; a location without {@code error_log} at any level uses the cycle's log. Each process opens
+ * them once per cycle (the master in {@code initModule}, which {@code -t} checks; a worker, which never runs
+ * {@code initModule}, in {@code initProcess}) and closes them when it leaves the cycle ({@code exitProcess},
+ * {@code exitMaster}); {@code reopenFiles} reopens them (USR1).
  */
 final class ErrorLogs {
 
@@ -22,14 +25,51 @@ final class ErrorLogs {
     }
 
     static void open(Cycle cycle, HttpBlockConf block) throws ConfException {
-        Map<List<ErrorLog.Target>, ErrorLog> opened = new HashMap<>();
-        for (HttpCoreLocConf clcf : block.allLocConfs()) {
-            clcf.errorLog = logOf(cycle, clcf.errorLogTargets, opened);
+        if (block.errorLogs != null) {
+            return;
         }
+        Map<List<ErrorLog.Target>, ErrorLog> opened = new HashMap<>();
+        try {
+            for (HttpCoreLocConf clcf : block.allLocConfs()) {
+                clcf.errorLog = logOf(cycle, clcf.errorLogTargets, opened);
+            }
+        } catch (ConfException e) {
+            opened.values().forEach(ErrorLog::close);
+            throw e;
+        }
+        block.errorLogs = new ArrayList<>(opened.values());
         for (Listening ls : block.core().listening) {
             if (ls.servers instanceof ListeningServers s) {
                 List<AddrConf> addrs = s.addrs();
                 ls.log = addrs.get(addrs.size() - 1).defaultServer().locConf().errorLog;
+            }
+        }
+    }
+
+    /** Closes what {@link #open} opened; the locations fall back to the cycle's log. */
+    static void close(Cycle cycle, HttpBlockConf block) {
+        if (block.errorLogs == null) {
+            return;
+        }
+        for (HttpCoreLocConf clcf : block.allLocConfs()) {
+            clcf.errorLog = cycle.log();
+        }
+        for (ErrorLog log : block.errorLogs) {
+            log.close();
+        }
+        block.errorLogs = null;
+    }
+
+    /** USR1: reopens what {@link #open} opened (log rotation with {@code mv}). */
+    static void reopen(Cycle cycle, HttpBlockConf block) {
+        if (block.errorLogs == null) {
+            return;
+        }
+        for (ErrorLog log : block.errorLogs) {
+            try {
+                log.reopen();
+            } catch (IOException e) {
+                cycle.log().alert("reopening an error log failed: " + e.getMessage());
             }
         }
     }

@@ -23,6 +23,8 @@ public final class HttpBlockConf {
     private HttpConfCtx ctx;
     private HttpCoreMainConf core;
     private final List<HttpCoreLocConf> locConfs = new ArrayList<>();
+    /** The error logs this process opened for the servers and locations (not the cycle's own), or null. */
+    List<jinx.kernel.ErrorLog> errorLogs;
 
     /**
      * An empty block state; the {@code http} directive fills it.

@@ -95,13 +95,44 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
 
     /**
      * Opens the error logs of the servers and locations, and gives every listening socket the log of its default
-     * server: nginx opens them with the cycle's other files, once the configuration is read.
+     * server: nginx opens them with the cycle's other files, once the configuration is read ({@code -t} checks
+     * them here).
      */
     @Override
     public void initModule(Cycle cycle) throws Exception {
         HttpBlockConf conf = cycle.conf(this, HttpBlockConf.class);
         if (conf != null && conf.isSet()) {
             ErrorLogs.open(cycle, conf);
+        }
+    }
+
+    /**
+     * A worker never runs {@code initModule} (it attaches to what the master made): it opens the error logs of
+     * the servers and locations itself. A single process opened them in {@code initModule} already.
+     */
+    @Override
+    public void initProcess(Cycle cycle) throws Exception {
+        initModule(cycle);
+    }
+
+    @Override
+    public void reopenFiles(Cycle cycle) {
+        HttpBlockConf conf = cycle.conf(this, HttpBlockConf.class);
+        if (conf != null && conf.isSet()) {
+            ErrorLogs.reopen(cycle, conf);
+        }
+    }
+
+    @Override
+    public void exitProcess(Cycle cycle) {
+        exitMaster(cycle);
+    }
+
+    @Override
+    public void exitMaster(Cycle cycle) {
+        HttpBlockConf conf = cycle.conf(this, HttpBlockConf.class);
+        if (conf != null && conf.isSet()) {
+            ErrorLogs.close(cycle, conf);
         }
     }
 

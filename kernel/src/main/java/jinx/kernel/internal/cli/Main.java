@@ -251,7 +251,7 @@ public final class Main {
             return MasterProcess.run(cycle, options);
         }
         announceListening(cycle);
-        return SingleProcess.run(cycle);
+        return SingleProcess.run(cycle, options);
     }
 
     /**

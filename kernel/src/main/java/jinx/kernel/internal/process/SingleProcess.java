@@ -4,71 +4,88 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
+import jinx.kernel.Connection;
 import jinx.kernel.CoreConf;
 import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
-import jinx.kernel.LoadedModule;
 import jinx.kernel.internal.IoErrors;
 import jinx.kernel.internal.core.MainCoreModule;
+import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.ListeningSockets;
-import jinx.kernel.os.NativeIoException;
-import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Platform;
-import jinx.kernel.os.SigSet;
-import jinx.kernel.os.SignalInfo;
 import jinx.kernel.os.Signals;
-import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.JinxModule;
 
 /**
- * The single serving process of {@code master_process off}: nginx's {@code ngx_single_process_cycle()}. It runs
- * in the calling thread ({@link #run}) or, for tests and embedding, in a thread of its own ({@link #start})
- * stopped through {@link #stop()}.
+ * A serving process: nginx's {@code ngx_single_process_cycle()} ({@code master_process off}) and
+ * {@code ngx_worker_process_cycle()} (a worker, {@link #runWorker}). It runs in the calling thread ({@link #run})
+ * or, for tests and embedding, in a thread of its own ({@link #start}) stopped through {@link #stop}.
  *
- * <p>Signals (DESIGN 6a): when {@link #run} finds the server's signal set blocked on its thread (the
- * {@code jinx} command re-execs itself so), it reads them from a signalfd on a small thread of its own and hands
- * each to the loop: TERM and INT exit at once, QUIT exits gracefully (the listening sockets close, idle
- * connections close, in-flight requests finish with {@code Connection: close}, {@code worker_shutdown_timeout}
- * closes what is left), USR1 reopens the error log and every module's files ({@link JinxModule#reopenFiles}),
- * HUP is logged and refused (an in-process reload is not built). Embedded use ({@link #start}, or a JVM whose
- * mask does not block the set) never reads signals.
+ * <p>Signals (DESIGN 6a): when the server's signal set is blocked on the calling thread (the {@code jinx} command
+ * re-execs itself so, and a master spawns its workers so), a signalfd is registered in the event loop beside the
+ * worker's channel ({@link ProcessEvents}); their handlers only set flags, acted upon after each turn as nginx's
+ * worker does: TERM and INT (or TERMINATE) exit at once, QUIT (or QUIT, or the channel's end of file: the master is
+ * gone) exits gracefully (listening sockets and idle connections closed, in-flight requests finished with
+ * {@code Connection: close}, {@code worker_shutdown_timeout} closes what is left), USR1 (REOPEN) reopens the
+ * error log and every module's files, HUP reloads in-process ({@link InProcessReload}) when the process was
+ * given its options. Embedded use ({@link #start}) never reads signals.
+ *
+ * <p>An {@code Error} escaping a turn ends the loop: the worker exits with code 1 and its master respawns it;
+ * a {@code RuntimeException} costs that turn only (nothing a client sends may stop the server).
  */
 public final class SingleProcess {
 
-    private final KernelCycle cycle;
+    private KernelCycle cycle;
+    private final CycleOptions options;
     private final CountDownLatch started = new CountDownLatch(1);
     private volatile boolean stopping;
     private volatile Exception failure;
     private Thread thread;
     /** The signalfd of a process that owns its signals, or -1. */
     private int signalFd = -1;
-    /** A worker's readiness descriptor, or -1. */
-    private int readyFd = -1;
-    /** Set on the loop thread by the signal handler, acted upon after the turn, as nginx's flags. */
+    private Connection signalConnection;
+    /** A worker's channel to its master, or -1. */
+    private int channelFd = -1;
+    /** The modules whose initProcess ran, for exitProcess. */
+    private List<JinxModule> initialised = List.of();
+    /* set on the loop thread by the signal and channel handlers, acted upon after the turn, as nginx's flags */
     private boolean terminate;
     private boolean quit;
     private boolean reopen;
     private boolean reconfigure;
     private final Event shutdownTimer = new Event();
+    private final InProcessReload reloads;
 
-    private SingleProcess(KernelCycle cycle) {
+    private SingleProcess(KernelCycle cycle, CycleOptions options) {
         this.cycle = cycle;
+        this.options = options;
+        this.reloads = new InProcessReload(cycle);
     }
 
     /**
-     * Serves in the calling thread until the process is killed: writes the pid file, starts the modules and turns
+     * Serves in the calling thread without reload: see {@link #run(KernelCycle, CycleOptions)}.
+     *
+     * @param cycle a cycle built to serve
+     * @return the exit code
+     */
+    public static int run(KernelCycle cycle) {
+        return run(cycle, null);
+    }
+
+    /**
+     * Serves in the calling thread until the process is stopped: writes the pid file, starts the modules and turns
      * the loop.
      *
      * @param cycle a cycle built to serve
+     * @param options what {@code cycle} was built with, to build the next one on HUP; null refuses HUP
      * @return the exit code: 2 when a module could not start
      */
-    public static int run(KernelCycle cycle) {
-        SingleProcess process = new SingleProcess(cycle);
+    public static int run(KernelCycle cycle, CycleOptions options) {
+        SingleProcess process = new SingleProcess(cycle, options);
         Path pid = cycle.conf(MainCoreModule.NAME, CoreConf.class).pid;
         try {
             Files.writeString(pid, ProcessHandle.current().pid() + "\n", StandardCharsets.ISO_8859_1);
@@ -78,97 +95,42 @@ public final class SingleProcess {
         }
         // what libraries print (slf4j-simple writes to stderr) belongs in the error log, as nginx points stderr there
         cycle.log().captureStderr();
-        process.signalFd = ownSignals(cycle);
+        process.signalFd = ProcessEvents.signalfd(cycle.log());
         try {
             return process.serve();
         } finally {
+            if (!process.terminate) {
+                process.reloads.awaitDrained();
+            }
             try {
                 Files.deleteIfExists(pid);
             } catch (IOException e) {
-                cycle.log().alert("unlink() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")");
+                process.cycle.log().alert("unlink() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")");
             }
             if (process.signalFd != -1) {
-                cycle.log().notice("exit");
+                process.cycle.log().notice("exit");
             }
         }
     }
 
     /**
-     * Serves as a worker process: as {@link #run} without a pid file (the master owns it). The signals are
-     * blocked by the master's spawn.
+     * Serves as a worker process: as {@link #run} without a pid file (the master owns it), with the channel to
+     * the master. The signals are blocked by the master's spawn.
      *
      * @param cycle a cycle attached from the master's snapshot
-     * @param readyFd where one byte tells the master the loop runs (closed then), or -1
+     * @param channelFd the worker's end of its channel ({@link MasterProcess#CHANNEL_FD}), or -1
      * @return the exit code: 2 when a module could not start
      */
-    public static int runWorker(KernelCycle cycle, int readyFd) {
-        SingleProcess process = new SingleProcess(cycle);
-        process.readyFd = readyFd;
+    public static int runWorker(KernelCycle cycle, int channelFd) {
+        SingleProcess process = new SingleProcess(cycle, null);
+        process.channelFd = channelFd;
         cycle.log().captureStderr();
-        process.signalFd = ownSignals(cycle);
+        process.signalFd = ProcessEvents.signalfd(cycle.log());
         try {
             return process.serve();
         } finally {
-            cycle.log().notice("exit");
+            process.cycle.log().notice("exit");
         }
-    }
-
-    /**
-     * Opens the signalfd when the server's signal set is blocked on this thread (so, by inheritance, in every
-     * thread of the JVM), or returns -1: a JVM that does not block them does not own its signals.
-     */
-    private static int ownSignals(KernelCycle cycle) {
-        try (SigSet set = Signals.serverSet(); SigSet mask = Signals.threadMask()) {
-            for (int signo : set.signals()) {
-                if (!mask.contains(signo)) {
-                    return -1;
-                }
-            }
-            // blocking: a thread of its own waits on it, as the master's sigsuspend
-            return Signals.signalfd(-1, set, Platform.SFD_CLOEXEC);
-        } catch (NativeIoException e) {
-            cycle.log().alert(e.getMessage());
-            return -1;
-        }
-    }
-
-    /** Reads signals until the process exits and hands each to the loop. */
-    private void readSignals(EventLoop loop) {
-        NativeMemory memory = new NativeMemory();
-        SignalInfo info = new SignalInfo(memory, 8);
-        for (;;) {
-            try {
-                Signals.read(signalFd, info);
-            } catch (NativeIoException e) {
-                cycle.log().alert(e.getMessage());
-                return;
-            }
-            for (int i = 0; i < info.count(); i++) {
-                int signo = info.signo(i);
-                int pid = info.pid(i);
-                loop.notify(() -> signal(signo, pid));
-            }
-        }
-    }
-
-    /** nginx's {@code ngx_signal_handler()} for a single process: logs the signal and sets a flag. */
-    private void signal(int signo, int pid) {
-        String action = "";
-        if (signo == Platform.SIGTERM || signo == Platform.SIGINT) {
-            terminate = true;
-            action = ", exiting";
-        } else if (signo == Platform.SIGQUIT) {
-            quit = true;
-            action = ", shutting down";
-        } else if (signo == Platform.SIGUSR1) {
-            reopen = true;
-            action = ", reopening logs";
-        } else if (signo == Platform.SIGHUP) {
-            reconfigure = true;
-            action = ", reconfiguring";
-        }
-        String from = pid != 0 ? " received from " + pid : " received";
-        cycle.log().notice("signal " + signo + " (" + Signals.name(signo) + ")" + from + action);
     }
 
     /**
@@ -180,7 +142,7 @@ public final class SingleProcess {
      * @throws Exception what a module's {@code initProcess} threw
      */
     public static SingleProcess start(KernelCycle cycle, String name) throws Exception {
-        SingleProcess process = new SingleProcess(cycle);
+        SingleProcess process = new SingleProcess(cycle, null);
         process.thread = new Thread(process::serve, name);
         process.thread.start();
         process.started.await();
@@ -217,32 +179,27 @@ public final class SingleProcess {
     }
 
     private int serve() {
-        List<JinxModule> initialised = new ArrayList<>();
         try {
-            for (LoadedModule m : cycle.modules()) {
-                m.module().initProcess(cycle);
-                initialised.add(m.module());
-            }
-        } catch (Exception e) {
-            cycle.log().emerg("module \"" + cycle.modules().get(initialised.size()).name()
-                + "\" failed to start: " + e.getMessage());
-            failure = e;
+            initialised = InProcessReload.initProcess(cycle);
+        } catch (InProcessReload.StartFailure e) {
+            failure = e.cause();
             started.countDown();
-            exit(initialised);
             return 2;
         }
         started.countDown();
-        EventLoop loop = cycle.eventLoop();
-        if (signalFd != -1) {
-            Thread reader = new Thread(() -> readSignals(loop), "jinx-signals");
-            reader.setDaemon(true);
-            reader.start();
+        try {
+            addOwnEvents(cycle.eventLoop());
+        } catch (IOException e) {
+            cycle.log().emerg(e.getMessage());
+            InProcessReload.exitProcess(cycle, initialised);
+            return 2;
         }
-        if (readyFd != -1) {
-            reportReady();
+        if (channelFd != -1) {
+            ProcessEvents.reportReady(channelFd, cycle.log());
         }
         try {
             while (!stopping) {
+                EventLoop loop = cycle.eventLoop();
                 if (loop.exiting() && loop.noTimersLeft() && loop.activeConnections() == 0) {
                     cycle.log().notice("exiting");
                     break;
@@ -252,86 +209,138 @@ public final class SingleProcess {
                     cycle.log().notice("exiting");
                     break;
                 }
-                actOnSignals(loop);
+                actOnFlags(loop);
             }
         } finally {
-            exit(initialised);
+            InProcessReload.exitProcess(cycle, initialised);
         }
         return 0;
     }
 
-    /** Tells the master this worker serves: one byte on its readiness descriptor, which is then closed. */
-    private void reportReady() {
-        try (NativeMemory memory = new NativeMemory()) {
-            long buf = memory.allocate(1);
-            NativeMemory.putByte(buf, (byte) 1);
-            Syscalls.write(readyFd, buf, 1);
-        } catch (NativeIoException e) {
-            cycle.log().alert("reporting ready failed: " + e.getMessage());
+    /** Registers the signalfd and the channel in the loop (nginx's worker: ngx_add_channel_event). */
+    private void addOwnEvents(EventLoop loop) throws IOException {
+        if (signalFd != -1) {
+            signalConnection = ProcessEvents.addSignals(loop, signalFd, this::signal);
         }
-        try {
-            Syscalls.close(readyFd);
-        } catch (NativeIoException e) {
-            cycle.log().alert(e.getMessage());
+        if (channelFd != -1) {
+            ProcessEvents.addChannel(loop, channelFd, this::command);
         }
-        readyFd = -1;
     }
 
-    /** What nginx's worker cycle does after a turn with the flags its signal handler set. */
-    private void actOnSignals(EventLoop loop) {
+    /** nginx's {@code ngx_signal_handler()} for a serving process: logs the signal and sets a flag. */
+    private void signal(int signo, int pid) {
+        String action = "";
+        if (signo == Platform.SIGTERM || signo == Platform.SIGINT) {
+            terminate = true;
+            action = ", exiting";
+        } else if (signo == Platform.SIGQUIT) {
+            quit = true;
+            action = ", shutting down";
+        } else if (signo == Platform.SIGUSR1) {
+            reopen = true;
+            action = ", reopening logs";
+        } else if (signo == Platform.SIGHUP) {
+            reconfigure = true;
+            action = ", reconfiguring";
+        }
+        String from = pid != 0 ? " received from " + pid : " received";
+        cycle.log().notice("signal " + signo + " (" + Signals.name(signo) + ")" + from + action);
+    }
+
+    /** nginx's {@code ngx_channel_handler()}: the master's commands; end of file is a graceful stop. */
+    private void command(ProcessChannel.Message m) {
+        if (m.eof()) {
+            // a documented departure from nginx: a worker whose master is gone does not hold the port forever
+            cycle.log().notice("the channel to the master process is closed");
+            channelFd = -1;
+            quit = true;
+            return;
+        }
+        switch (m.command()) {
+            case ProcessChannel.QUIT -> quit = true;
+            case ProcessChannel.TERMINATE -> terminate = true;
+            case ProcessChannel.REOPEN -> reopen = true;
+            default -> {
+                // OPEN_CHANNEL, CLOSE_CHANNEL: a sibling's pid and slot; nothing talks to siblings yet
+            }
+        }
+    }
+
+    /** What nginx's worker cycle does after a turn with the flags its handlers set. */
+    private void actOnFlags(EventLoop loop) {
         if (quit) {
             quit = false;
             cycle.log().notice("gracefully shutting down");
             if (!loop.exiting()) {
-                long timeout = cycle.conf(MainCoreModule.NAME, CoreConf.class).shutdownTimeout;
-                if (timeout > 0) {
-                    shutdownTimer.handler = ev -> loop.closeAllConnections();
-                    shutdownTimer.log = cycle.log();
-                    shutdownTimer.cancelable = true;
-                    loop.addTimer(shutdownTimer, timeout);
-                }
-                loop.startExiting();
+                startExiting(cycle, loop, shutdownTimer);
                 ListeningSockets.closeAll(cycle);
             }
         }
         if (reconfigure) {
             reconfigure = false;
-            cycle.log().notice("reconfiguring");
-            cycle.log().warn("reload is not supported with \"master_process off\" yet");
+            reload(loop);
         }
         if (reopen) {
             reopen = false;
             cycle.log().notice("reopening logs");
-            try {
-                cycle.log().reopen();
-            } catch (IOException e) {
-                cycle.log().emerg("reopening the error log failed (" + IoErrors.reason(e) + ")");
-            }
-            for (LoadedModule m : cycle.modules()) {
-                try {
-                    m.module().reopenFiles(cycle);
-                } catch (RuntimeException e) {
-                    cycle.log().alert("module \"" + m.name() + "\" failed to reopen its files: " + e);
-                }
-            }
+            InProcessReload.reopen(cycle);
         }
     }
 
-    /** A handler's bug costs that turn, not the process: nothing a client sends may stop the server. */
-    private void turn(EventLoop loop) {
+    /**
+     * A graceful exit of {@code c}'s loop: {@code worker_shutdown_timeout} armed (cancelable, so it does not keep
+     * the loop alive by itself), listening sockets out of the loop, idle connections closed.
+     */
+    static void startExiting(KernelCycle c, EventLoop loop, Event shutdownTimer) {
+        long timeout = c.conf(MainCoreModule.NAME, CoreConf.class).shutdownTimeout;
+        if (timeout > 0) {
+            shutdownTimer.handler = ev -> loop.closeAllConnections();
+            shutdownTimer.log = c.log();
+            shutdownTimer.cancelable = true;
+            loop.addTimer(shutdownTimer, timeout);
+        }
+        loop.startExiting();
+    }
+
+    /** HUP: a new cycle serves and the old one drains, or nothing changes. */
+    private void reload(EventLoop loop) {
+        cycle.log().notice("reconfiguring");
+        if (options == null || loop.exiting()) {
+            cycle.log().warn("reload is not supported here");
+            return;
+        }
+        InProcessReload.Fresh fresh = reloads.build(options, cycle);
+        if (fresh == null) {
+            return;
+        }
+        try {
+            if (signalFd != -1) {
+                int newSignalFd = ProcessEvents.signalfd(cycle.log());
+                Connection c = ProcessEvents.addSignals(fresh.cycle().eventLoop(), newSignalFd, this::signal);
+                loop.closeConnection(signalConnection);
+                signalFd = newSignalFd;
+                signalConnection = c;
+            }
+        } catch (IOException e) {
+            cycle.log().alert("reload failed: " + e.getMessage());
+            reloads.abandon(fresh);
+            return;
+        }
+        KernelCycle old = cycle;
+        List<JinxModule> oldModules = initialised;
+        cycle = fresh.cycle();
+        initialised = fresh.modules();
+        reloads.drain(old, oldModules, cycle);
+    }
+
+    /** A handler's bug costs that turn, not the process; an Error ends the loop (see the class comment). */
+    static void turn(EventLoop loop) {
         try {
             loop.processEventsAndTimers();
         } catch (IOException e) {
-            cycle.log().alert(e.getMessage());
+            loop.log().alert(e.getMessage());
         } catch (RuntimeException e) {
-            cycle.log().alert("unexpected " + e + " in the event loop");
+            loop.log().alert("unexpected " + e + " in the event loop");
         }
-    }
-
-    private void exit(List<JinxModule> initialised) {
-        for (int i = initialised.size() - 1; i >= 0; i--) {
-            initialised.get(i).exitProcess(cycle);
-        }
-        ListeningSockets.closeAll(cycle);
     }
 }

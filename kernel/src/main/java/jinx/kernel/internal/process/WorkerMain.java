@@ -15,16 +15,17 @@ import jinx.kernel.internal.cycle.ConfSnapshot;
 import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.os.NativeIoException;
-import jinx.kernel.os.Platform;
 import jinx.kernel.os.ProcessSetup;
 import jinx.kernel.os.Syscalls;
 
 /**
- * A worker JVM's entry point ({@link MasterProcess} starts it): {@code WorkerMain <slot> <listening count>
- * <zone names, comma-separated> <readiness descriptor>}, with the descriptors the master placed; one byte is
- * written to the readiness descriptor once the loop is about to turn (the master's reload waits for it). Reads the snapshot, attaches its
- * cycle, drops privileges per {@code user} (a failure is exit code 2: not respawned), serves. Exit code 2 too
- * when the cycle cannot be attached or a module cannot start; 1 for an unexpected error.
+ * A worker JVM's entry point ({@link WorkerSpawner} starts it): {@code WorkerMain <slot> <listening count>
+ * <zone names, comma-separated>}, with the descriptors the master placed (the snapshot, the channel, the
+ * listening sockets, the zones). Reads the snapshot, attaches its cycle, drops privileges per {@code user} (a
+ * failure is exit code 2: not respawned), serves ({@link SingleProcess#runWorker}: the channel and the signalfd
+ * in its loop, {@code READY} on the channel once it turns). Exit code 2 too when the cycle cannot be attached or
+ * a module cannot start; 1 for an unexpected error, including an {@code Error} on any thread: a JVM whose loop
+ * died must not stay alive holding the port, its master respawns it.
  */
 public final class WorkerMain {
 
@@ -37,6 +38,13 @@ public final class WorkerMain {
      * @param args slot, listening count, zone names
      */
     public static void main(String[] args) {
+        // an Error on any thread leaves the JVM in doubt: exit (code 1, respawned) rather than limp on
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+            e.printStackTrace();
+            if (e instanceof Error) {
+                Runtime.getRuntime().halt(1);
+            }
+        });
         int code;
         try {
             code = run(args);
@@ -48,8 +56,6 @@ public final class WorkerMain {
     }
 
     private static int run(String[] args) throws Exception {
-        // the master's death stands for nginx's channel reaching end of file: stop gracefully
-        ProcessSetup.setParentDeathSignal(Platform.SIGQUIT);
         int listening = Integer.parseInt(args[1]);
         String[] zones = args.length > 2 && !args[2].isEmpty() ? args[2].split(",") : new String[0];
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.ISO_8859_1);
@@ -86,7 +92,6 @@ public final class WorkerMain {
             cycle.log().emerg(e.getMessage());
             return 2;
         }
-        int readyFd = args.length > 3 ? Integer.parseInt(args[3]) : -1;
-        return SingleProcess.runWorker(cycle, readyFd);
+        return SingleProcess.runWorker(cycle, MasterProcess.CHANNEL_FD);
     }
 }

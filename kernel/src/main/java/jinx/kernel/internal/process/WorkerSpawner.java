@@ -1,0 +1,103 @@
+package jinx.kernel.internal.process;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import jinx.kernel.ErrorLog;
+import jinx.kernel.Listening;
+import jinx.kernel.SharedZone;
+import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Processes;
+import jinx.kernel.os.SigSet;
+import jinx.kernel.os.Signals;
+import jinx.kernel.os.SpawnSpec;
+
+/**
+ * nginx's {@code ngx_spawn_process()} for a worker JVM ({@link WorkerMain}): {@code posix_spawnp} with the
+ * server's signals blocked and exactly these descriptors: the snapshot at {@link MasterProcess#SNAPSHOT_FD}, the
+ * worker's end of its channel at {@link MasterProcess#CHANNEL_FD}, the listening sockets from
+ * {@link MasterProcess#FIRST_LISTENING_FD} in the cycle's order, then the shared zones; everything else closed.
+ */
+final class WorkerSpawner {
+
+    private WorkerSpawner() {
+    }
+
+    /**
+     * Spawns the worker of table entry {@code e} from its cycle, with a new channel.
+     *
+     * @param e the entry: its pid, channel and spawn time are set
+     * @param snapshot the descriptor of the cycle's sealed snapshot
+     * @param log where {@code start worker process N} goes
+     * @return whether it started
+     */
+    static boolean spawn(ProcessTable.Entry e, int snapshot, ErrorLog log) {
+        KernelCycle c = e.cycle;
+        List<Listening> listening = c.listening();
+        List<SharedZone> zones = c.sharedZones();
+        List<String> argv = new ArrayList<>(javaCommand());
+        StringBuilder zoneNames = new StringBuilder();
+        for (SharedZone z : zones) {
+            zoneNames.append(zoneNames.length() > 0 ? "," : "").append(z.name());
+        }
+        argv.add(Integer.toString(e.slot));
+        argv.add(Integer.toString(listening.size()));
+        argv.add(zoneNames.toString());
+        List<String> env = new ArrayList<>();
+        for (String s : Processes.environment()) {
+            if (!s.startsWith("_JAVA_SR_SIGNUM=") && !s.startsWith("JINX=")) {
+                env.add(s);
+            }
+        }
+        env.add("_JAVA_SR_SIGNUM=39");
+        int[] channel = null;
+        try (SigSet mask = Signals.serverSet()) {
+            channel = ProcessChannel.open();
+            SpawnSpec spec = SpawnSpec.command(argv.toArray(new String[0])).withEnv(env).withSigmask(mask)
+                .withDup2(snapshot, MasterProcess.SNAPSHOT_FD).withDup2(channel[1], MasterProcess.CHANNEL_FD);
+            int fd = MasterProcess.FIRST_LISTENING_FD;
+            for (Listening ls : listening) {
+                spec = spec.withDup2(ls.fd(), fd++);
+            }
+            for (SharedZone z : zones) {
+                spec = spec.withDup2(z.fd(), fd++);
+            }
+            spec = spec.withCloseFrom(fd);
+            e.spawnedNs = System.nanoTime();
+            e.pid = Processes.spawn(spec);
+            e.channel = channel[0];
+            channel[0] = -1;
+            e.exited = false;
+            e.exiting = false;
+            e.ready = false;
+            log.notice("start " + e.name + " " + e.pid);
+            return true;
+        } catch (NativeIoException ex) {
+            log.alert("could not spawn " + e.name + ": " + ex.getMessage());
+            return false;
+        } finally {
+            if (channel != null) {
+                ProcessChannel.close(channel[0]);
+                ProcessChannel.close(channel[1]);
+            }
+        }
+    }
+
+    /** The worker JVM's command: this JVM's binary and path, {@code -Xrs}, {@link WorkerMain}. */
+    static List<String> javaCommand() {
+        String java = ProcessHandle.current().info().command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> argv = new ArrayList<>(List.of(java, "-Xrs", "-XX:+ExitOnOutOfMemoryError",
+            "-XX:-UsePerfData"));
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath != null && WorkerMain.class.getModule().isNamed()) {
+            argv.addAll(List.of("-p", modulePath, "--add-modules", "ALL-MODULE-PATH", "-m",
+                WorkerMain.class.getModule().getName() + "/" + WorkerMain.class.getName()));
+        } else {
+            argv.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
+        }
+        return argv;
+    }
+}
