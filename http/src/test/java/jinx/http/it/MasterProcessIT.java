@@ -63,6 +63,8 @@ class MasterProcessIT {
                 ProcessHandle fresh = after.stream().filter(h -> !workers.contains(h)).findFirst().orElseThrow();
                 log = Masters.waitForLog(site, ": start worker process " + fresh.pid() + "\n");
                 assertTrue(log.contains(": worker process " + killed.pid() + " exited on signal 9\n"), log);
+                // a worker still starting when TERM comes would be SIGKILLed after nginx's 1.55 s: wait for it
+                Masters.waitForReady(site, fresh.pid());
                 // the new worker serves within its start: every request is answered while both accept
                 for (int i = 0; i < 20; i++) {
                     assertEquals("HTTP/1.1 200 OK", ItSupport.get(port, "localhost", "/").statusLine());

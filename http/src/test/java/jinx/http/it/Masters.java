@@ -23,7 +23,13 @@ final class Masters {
     /** Waits until the master has {@code n} live children, none of them in {@code gone}. */
     static List<ProcessHandle> waitForWorkers(ProcessHandle master, int n, List<ProcessHandle> gone)
         throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        return waitForWorkers(master, n, gone, 20);
+    }
+
+    /** As {@link #waitForWorkers(ProcessHandle, int, List)}, waiting {@code seconds} at most. */
+    static List<ProcessHandle> waitForWorkers(ProcessHandle master, int n, List<ProcessHandle> gone, int seconds)
+        throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         List<ProcessHandle> children = List.of();
         while (System.nanoTime() < end) {
             children = master.children().filter(ProcessHandle::isAlive).filter(h -> !gone.contains(h)).toList();
@@ -59,11 +65,87 @@ final class Masters {
         throw new AssertionError(failure + log);
     }
 
+    /**
+     * Waits until the master logged worker {@code pid} ready (its loop turns, READY on its channel) and returns
+     * its start time, spawn to ready, in ms.
+     */
+    static long waitForReady(Site site, long pid) throws Exception {
+        java.util.regex.Pattern ready = java.util.regex.Pattern.compile(": worker process " + pid
+            + " ready in (\\d+)ms\n");
+        String log = waitForLog(site, l -> ready.matcher(l).find(), 60, "worker " + pid + " never ready:\n");
+        java.util.regex.Matcher m = ready.matcher(log);
+        m.find();
+        return Long.parseLong(m.group(1));
+    }
+
     /** TERM to the master: it must exit within 20 s and remove its pid file. */
     static void stopMaster(Process p, Site site) throws Exception {
         Syscalls.kill(p.pid(), Platform.SIGTERM);
         assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running after SIGTERM");
         assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+    }
+
+    /**
+     * A {@code master_process on} configuration: {@code workers} workers, the main-context lines {@code main},
+     * access log on, {@code /v} returning {@code body} and {@code /pid} the serving worker's pid.
+     */
+    static String conf(int port, int workers, String main, String body) {
+        String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
+        return "master_process on;\nworker_processes " + workers + ";\n" + user + main
+            + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
+            + "events { worker_connections 64; }\n"
+            + "http { access_log logs/access.log; server { listen 127.0.0.1:" + port + "; root html;\n"
+            + "location = /v { return 200 \"" + body + "\"; }\n"
+            + "location = /pid { return 200 \"$pid\"; } } }\n";
+    }
+
+    /** Starts {@code bin/jinx -p site}, its output discarded. */
+    static Process start(Site site) throws java.io.IOException {
+        return new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
+            site.root().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    }
+
+    /** Starts a master and waits until its {@code n} workers reported ready; returns them. */
+    static List<ProcessHandle> startReady(Site site, Process p, int n) throws Exception {
+        // a loaded machine may take long to start the master's JVM and then the workers'
+        List<ProcessHandle> workers = waitForWorkers(p.toHandle(), n, List.of(), 60);
+        for (ProcessHandle w : workers) {
+            waitForReady(site, w.pid());
+        }
+        return workers;
+    }
+
+    /** The slot (worker number) a worker JVM was spawned for: the argument after WorkerMain's class name. */
+    static int slotOf(ProcessHandle worker) throws java.io.IOException {
+        String[] args = Files.readString(java.nio.file.Path.of("/proc/" + worker.pid() + "/cmdline"),
+            java.nio.charset.StandardCharsets.ISO_8859_1).split("\0");
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].endsWith("WorkerMain")) {
+                return Integer.parseInt(args[i + 1]);
+            }
+        }
+        throw new AssertionError("not a worker: " + String.join(" ", args));
+    }
+
+    /** Asserts nothing accepts on the port any more. */
+    static void assertRefused(int port) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            throw new AssertionError("still accepting on " + port);
+        } catch (java.net.ConnectException e) {
+            // released
+        }
+    }
+
+    /** Waits (20 s at most) until every process in {@code procs} has exited. */
+    static void assertAllExit(List<ProcessHandle> procs) throws Exception {
+        for (ProcessHandle h : procs) {
+            try {
+                h.onExit().get(20, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("process " + h.pid() + " is still running");
+            }
+        }
     }
 
     /** Kills the master and its workers, whatever state the test left them in. */

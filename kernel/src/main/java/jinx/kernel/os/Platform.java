@@ -140,6 +140,8 @@ public final class Platform {
     public static final int SIGQUIT = jnr(Signal.SIGQUIT);
     /** {@code SIGKILL}. */
     public static final int SIGKILL = jnr(Signal.SIGKILL);
+    /** {@code SIGSTOP}: tests stop a worker with it. */
+    public static final int SIGSTOP = jnr(Signal.SIGSTOP);
     /** {@code SIGUSR1}: reopen logs. */
     public static final int SIGUSR1 = jnr(Signal.SIGUSR1);
     /** {@code SIGSEGV}. */

@@ -97,10 +97,16 @@ final class InProcessReload {
         }
     }
 
-    /** USR1: the error log and every module's files reopened. */
-    static void reopen(KernelCycle c) {
+    /**
+     * USR1: the error log and every module's files reopened, and the log the command line opened before the
+     * configuration was read (nginx's default error log is one of the cycle's open files too).
+     */
+    static void reopen(KernelCycle c, CycleOptions options) {
         try {
             c.log().reopen();
+            if (options != null && options.log() != null && options.log() != c.log()) {
+                options.log().reopen();
+            }
         } catch (IOException e) {
             c.log().emerg("reopening the error log failed (" + IoErrors.reason(e) + ")");
         }

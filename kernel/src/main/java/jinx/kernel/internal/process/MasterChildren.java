@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
@@ -92,7 +93,7 @@ final class MasterChildren {
      *
      * @param signo {@code SIGQUIT}, {@code SIGTERM}, {@code SIGUSR1}, or another signal sent with {@code kill()}
      */
-    void signal(int signo, java.util.function.Predicate<ProcessTable.Entry> which) {
+    void signal(int signo, Predicate<ProcessTable.Entry> which) {
         int command = 0;
         if (signo == Platform.SIGQUIT) {
             command = ProcessChannel.QUIT;
@@ -222,7 +223,6 @@ final class MasterChildren {
      * Keeps {@code old} until its last worker is reaped: its zones are released and its log closed then.
      *
      * @param old the replaced cycle
-     * @param initial the master's first cycle, whose log the master keeps
      */
     void retire(KernelCycle old) {
         retired.add(old);
@@ -248,7 +248,7 @@ final class MasterChildren {
         table.removeExited();
     }
 
-    /** Entries of exited workers that will not be respawned are dropped; the live count is nginx's {@code live}. */
+    /** How many workers are alive: nginx's {@code live}. */
     int live() {
         return table.liveWorkers();
     }

@@ -231,18 +231,7 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
 
     private void reopenLogs() {
         cycle.log().notice("reopening logs");
-        try {
-            cycle.log().reopen();
-        } catch (IOException e) {
-            cycle.log().emerg("reopening the error log failed (" + IoErrors.reason(e) + ")");
-        }
-        for (LoadedModule m : cycle.modules()) {
-            try {
-                m.module().reopenFiles(cycle);
-            } catch (RuntimeException e) {
-                cycle.log().alert("module \"" + m.name() + "\" failed to reopen its files: " + e);
-            }
-        }
+        InProcessReload.reopen(cycle, options);
         children.signal(Platform.SIGUSR1, e -> true);
     }
 

@@ -283,7 +283,7 @@ public final class SingleProcess {
         if (reopen) {
             reopen = false;
             cycle.log().notice("reopening logs");
-            InProcessReload.reopen(cycle);
+            InProcessReload.reopen(cycle, options);
         }
     }
 
@@ -330,6 +330,10 @@ public final class SingleProcess {
         List<JinxModule> oldModules = initialised;
         cycle = fresh.cycle();
         initialised = fresh.modules();
+        if (signalFd != -1) {
+            // what libraries print goes to the log in force; the old one closes once its cycle drained
+            cycle.log().captureStderr();
+        }
         reloads.drain(old, oldModules, cycle);
     }
 

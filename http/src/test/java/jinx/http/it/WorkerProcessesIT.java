@@ -1,0 +1,310 @@
+package jinx.http.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.Syscalls;
+
+/**
+ * The worker processes of {@code master_process on} through the real {@code bin/jinx}: respawn in the same slot,
+ * graceful exit on reload (idle connections closed at once, in-flight requests finished with
+ * {@code Connection: close}, {@code worker_shutdown_timeout}), QUIT and TERM with two workers, TERM escalating to
+ * SIGKILL, WINCH, and the channel's end of file when the master is killed. Every test kills what it started, by
+ * pid, in {@code finally}.
+ */
+@Tag("slow")
+class WorkerProcessesIT {
+
+    private static final byte[] HALF = "GET /v HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] END = "\r\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    @BeforeEach
+    void built() {
+        assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
+            "the jars are not built");
+    }
+
+    @Test
+    @Timeout(120)
+    void aKilledWorkerComesBackInTheSameSlotWithinASecond() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> workers = new ArrayList<>();
+            try {
+                workers.addAll(Masters.startReady(site, p, 2));
+                ProcessHandle killed = workers.get(0);
+                int slot = Masters.slotOf(killed);
+                long kill = System.nanoTime();
+                Syscalls.kill(killed.pid(), Platform.SIGKILL);
+                ProcessHandle fresh = null;
+                while (fresh == null && System.nanoTime() - kill < TimeUnit.SECONDS.toNanos(10)) {
+                    fresh = p.toHandle().children().filter(h -> !workers.contains(h)).findFirst().orElse(null);
+                    Thread.sleep(5);
+                }
+                long appearedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - kill);
+                assertTrue(fresh != null, "no worker was respawned");
+                workers.add(fresh);
+                assertTrue(appearedMs <= 1000, "respawned " + appearedMs + "ms after the kill");
+                assertEquals(slot, Masters.slotOf(fresh), "not in the killed worker's slot");
+                long startMs = Masters.waitForReady(site, fresh.pid());
+                // it serves: a request answered with its pid
+                String pid = Long.toString(fresh.pid());
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                String body = "";
+                while (!body.equals(pid) && System.nanoTime() < end) {
+                    body = ItSupport.get(port, "localhost", "/pid").body();
+                }
+                assertEquals(pid, body, "the respawned worker never served");
+                long servedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - kill);
+                System.out.println("RESPAWN appeared=" + appearedMs + "ms start(spawn to ready)=" + startMs
+                    + "ms served=" + servedMs + "ms after the kill");
+                String log = site.read("logs/error.log");
+                assertTrue(log.contains(": worker process " + killed.pid() + " exited on signal 9\n"), log);
+                Masters.stopMaster(p, site);
+                Masters.assertAllExit(workers);
+            } finally {
+                Masters.kill(p);
+                workers.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(150)
+    void reloadClosesIdleAtOnceFinishesInFlightAndTimesOutTheRest() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            String main = "worker_shutdown_timeout 3s;\n";
+            int big = 32 << 20;
+            site.write("html/big.bin", new byte[big]);
+            site.write("conf/jinx.conf", Masters.conf(port, 2, main, "old"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> old = new ArrayList<>();
+            try {
+                old.addAll(Masters.startReady(site, p, 2));
+            } catch (Throwable e) {
+                Masters.kill(p);
+                throw e;
+            }
+            try (Socket idle = connect(port); Socket slow = connect(port); Socket stuck = new Socket()) {
+                idle.getOutputStream().write(HALF);
+                idle.getOutputStream().write(END);
+                String first = readResponse(idle.getInputStream(), "old");
+                assertTrue(first.contains("Connection: keep-alive\r\n"), first);
+                slow.getOutputStream().write(HALF);
+                // a response that never finishes: the client does not read it
+                stuck.setReceiveBufferSize(8192);
+                stuck.connect(new java.net.InetSocketAddress("127.0.0.1", port), 5000);
+                stuck.setSoTimeout(30_000);
+                stuck.getOutputStream().write("GET /big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+                Thread.sleep(500);
+                site.write("conf/jinx.conf", Masters.conf(port, 2, main, "new"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                // the idle keep-alive connection is closed once its worker is told to quit, not after keepalive
+                assertEquals(-1, idle.getInputStream().read());
+                long closed = System.nanoTime();
+                String log = site.read("logs/error.log");
+                assertTrue(log.contains(": gracefully shutting down\n"), log);
+                // the slow request finishes on the old configuration, and its connection closes
+                slow.getOutputStream().write(END);
+                String r = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertTrue(r.startsWith("HTTP/1.1 200 OK\r\n"), r);
+                assertTrue(r.contains("\r\nConnection: close\r\n"), r);
+                assertTrue(r.endsWith("\r\n\r\nold"), r);
+                // the response never read is ended by worker_shutdown_timeout (3 s): the old workers exit
+                Masters.assertAllExit(old);
+                long exitMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closed);
+                assertTrue(exitMs < 15_000, "the old workers exited " + exitMs + "ms after quitting");
+                long got = 0;
+                try {
+                    for (int n; (n = stuck.getInputStream().read(new byte[65536])) > 0;) {
+                        got += n;
+                    }
+                } catch (java.net.SocketException e) {
+                    // reset: the unread response was cut
+                }
+                assertTrue(got < big, "the whole response arrived");
+                assertEquals("new", ItSupport.get(port, "localhost", "/v").body());
+                Masters.stopMaster(p, site);
+            } finally {
+                Masters.kill(p);
+                old.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(150)
+    void quitWaitsForTheRequestInFlightAndTermDoesNot() throws Exception {
+        for (int signo : new int[] {Platform.SIGQUIT, Platform.SIGTERM}) {
+            try (Site site = Site.create()) {
+                int port = Site.freePort();
+                site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+                Process p = Masters.start(site);
+                List<ProcessHandle> workers = new ArrayList<>();
+                try {
+                    workers.addAll(Masters.startReady(site, p, 2));
+                } catch (Throwable e) {
+                    Masters.kill(p);
+                    throw e;
+                }
+                try (Socket slow = connect(port)) {
+                    slow.getOutputStream().write(HALF);
+                    Thread.sleep(300);
+                    Syscalls.kill(p.pid(), signo);
+                    if (signo == Platform.SIGQUIT) {
+                        Masters.waitForLog(site, log -> log.split(": gracefully shutting down\n", -1).length > 3);
+                        Thread.sleep(500);
+                        assertTrue(p.isAlive(), "QUIT did not wait for the request in flight");
+                        slow.getOutputStream().write(END);
+                        String r = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                        assertTrue(r.startsWith("HTTP/1.1 200 OK\r\n"), r);
+                        assertTrue(r.contains("\r\nConnection: close\r\n"), r);
+                    } else {
+                        // TERM: the connection ends without a response
+                        assertEquals(-1, slow.getInputStream().read());
+                    }
+                    assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running");
+                    Masters.assertAllExit(workers);
+                    assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+                    String log = site.read("logs/error.log");
+                    assertTrue(log.endsWith(": exit\n"), log);
+                    for (ProcessHandle w : workers) {
+                        assertTrue(signo != Platform.SIGQUIT
+                            || log.contains(": worker process " + w.pid() + " exited with code 0\n"), log);
+                    }
+                } finally {
+                    Masters.kill(p);
+                    workers.forEach(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void termEscalatesToSigkillForAWorkerThatDoesNotExit() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> workers = new ArrayList<>();
+            try {
+                workers.addAll(Masters.startReady(site, p, 2));
+                ProcessHandle stopped = workers.get(0);
+                Syscalls.kill(stopped.pid(), Platform.SIGSTOP);
+                long term = System.nanoTime();
+                Syscalls.kill(p.pid(), Platform.SIGTERM);
+                assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running");
+                long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - term);
+                Masters.assertAllExit(workers);
+                String log = site.read("logs/error.log");
+                assertTrue(log.contains(": kill (" + stopped.pid() + ", 9)\n"), log);
+                assertTrue(log.contains(": worker process " + stopped.pid() + " exited on signal 9\n"), log);
+                assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+                System.out.println("TERM-ESCALATION master exited " + ms + "ms after TERM");
+            } finally {
+                Masters.kill(p);
+                workers.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(150)
+    void winchStopsTheWorkersAndTheMasterStays() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> workers = new ArrayList<>();
+            try {
+                workers.addAll(Masters.startReady(site, p, 2));
+                Syscalls.kill(p.pid(), Platform.SIGWINCH);
+                Masters.assertAllExit(workers);
+                Thread.sleep(1500);
+                assertTrue(p.isAlive(), "the master exited on WINCH");
+                assertEquals(0, p.toHandle().children().filter(ProcessHandle::isAlive).count(), "respawned");
+                String log = site.read("logs/error.log");
+                assertTrue(log.contains(": signal 28 (SIGWINCH) received from " + ProcessHandle.current().pid()
+                    + ", stop accepting connections\n"), log);
+                for (ProcessHandle w : workers) {
+                    assertTrue(log.contains(": worker process " + w.pid() + " exited with code 0\n"), log);
+                }
+                // a HUP starts workers again
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                workers.addAll(Masters.startReady(site, p, 2));
+                assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
+                Masters.stopMaster(p, site);
+            } finally {
+                Masters.kill(p);
+                workers.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void workersStopWhenTheMasterIsKilled() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> workers = new ArrayList<>();
+            try {
+                workers.addAll(Masters.startReady(site, p, 2));
+                assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
+                Syscalls.kill(p.pid(), Platform.SIGKILL);
+                Masters.assertAllExit(workers);
+                Masters.assertRefused(port);
+                String log = site.read("logs/error.log");
+                for (ProcessHandle w : workers) {
+                    assertTrue(log.contains(" " + w.pid() + "#1: the channel to the master process is closed\n"),
+                        log);
+                }
+            } finally {
+                Masters.kill(p);
+                workers.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    static Socket connect(int port) throws IOException {
+        Socket s = new Socket("127.0.0.1", port);
+        s.setSoTimeout(30_000);
+        return s;
+    }
+
+    /** Reads one response whose body ends with {@code end}. */
+    static String readResponse(InputStream in, String end) throws IOException {
+        StringBuilder b = new StringBuilder();
+        while (!(b.indexOf("\r\n\r\n") > 0 && b.toString().endsWith(end))) {
+            int c = in.read();
+            if (c == -1) {
+                break;
+            }
+            b.append((char) c);
+        }
+        return b.toString();
+    }
+}
