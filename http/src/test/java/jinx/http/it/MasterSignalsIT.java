@@ -39,12 +39,20 @@ class MasterSignalsIT {
     void usr1ReopensTheLogsOfTheMasterAndTheWorkers() throws Exception {
         try (Site site = Site.create()) {
             int port = Site.freePort();
-            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+            // a location's own error log: the workers open it (they never run initModule)
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v")
+                .replace("location = /v", "location /l/ { error_log logs/loc.log; }\nlocation = /v"));
             Process p = Masters.start(site);
             List<ProcessHandle> workers = new ArrayList<>();
             try {
                 workers.addAll(Masters.startReady(site, p, 2));
                 assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
+                assertEquals(404, ItSupport.get(port, "localhost", "/l/missing").status());
+                Path loc = site.root().resolve("logs/loc.log");
+                waitFor(loc, "/l/missing\" failed (2: No such file or directory)");
+                String locLog = Files.readString(loc, StandardCharsets.ISO_8859_1);
+                assertTrue(workers.stream().anyMatch(w -> locLog.contains(" " + w.pid() + "#1: *")), locLog);
+                assertFalse(site.read("logs/error.log").contains("/l/missing"), "not in the location's log");
                 Path logs = site.root().resolve("logs").toRealPath();
                 Files.move(logs.resolve("error.log"), logs.resolve("error.log.1"));
                 Files.move(logs.resolve("access.log"), logs.resolve("access.log.1"));
@@ -59,6 +67,8 @@ class MasterSignalsIT {
                     List<String> open = waitForReopened(pid, logs);
                     assertTrue(open.contains(logs.resolve("error.log").toString()), pid + ": " + open);
                     assertTrue(pid == p.pid() || open.contains(logs.resolve("access.log").toString()),
+                        pid + ": " + open);
+                    assertTrue(pid == p.pid() || open.contains(logs.resolve("loc.log").toString()),
                         pid + ": " + open);
                 }
                 assertEquals(404, ItSupport.get(port, "localhost", "/missing").status());

@@ -99,17 +99,27 @@ final class Masters {
             + "location = /pid { return 200 \"$pid\"; } } }\n";
     }
 
-    /** Starts {@code bin/jinx -p site}, its output discarded. */
+    /** Starts {@code bin/jinx -p site}, its output in the site's {@code stdout.log}. */
     static Process start(Site site) throws java.io.IOException {
         return new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
-            site.root().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            site.root().toString()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(site.root().resolve("stdout.log").toFile()))
             .start();
     }
 
     /** Starts a master and waits until its {@code n} workers reported ready; returns them. */
     static List<ProcessHandle> startReady(Site site, Process p, int n) throws Exception {
         // a loaded machine may take long to start the master's JVM and then the workers'
-        List<ProcessHandle> workers = waitForWorkers(p.toHandle(), n, List.of(), 60);
+        List<ProcessHandle> workers;
+        try {
+            workers = waitForWorkers(p.toHandle(), n, List.of(), 60);
+        } catch (AssertionError e) {
+            java.nio.file.Path out = site.root().resolve("stdout.log");
+            java.nio.file.Path log = site.root().resolve("logs/error.log");
+            throw new AssertionError(e.getMessage() + "; master alive: " + p.isAlive() + "\nstdout:\n"
+                + (Files.exists(out) ? Files.readString(out) : "") + "\nerror.log:\n"
+                + (Files.exists(log) ? Files.readString(log) : ""), e);
+        }
         for (ProcessHandle w : workers) {
             waitForReady(site, w.pid());
         }

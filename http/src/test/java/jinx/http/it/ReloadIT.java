@@ -170,8 +170,9 @@ class ReloadIT {
                 site.write("conf/jinx.conf", "working_directory " + site.root().resolve("missing") + ";\n"
                     + conf(port, "new"));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
-                String log = Masters.waitForLog(site, "reload abandoned: ");
-                assertTrue(log.contains(" exited with code 2\n"), log);
+                Masters.waitForLog(site, "reload abandoned: ");
+                // on a loaded machine the deadline may come first; the new workers exit with code 2 either way
+                Masters.waitForLog(site, " exited with code 2\n");
                 Thread.sleep(500);
                 List<ProcessHandle> now = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 assertTrue(now.containsAll(old), "workers changed: " + old + " -> " + now);
@@ -226,7 +227,7 @@ class ReloadIT {
                     Syscalls.kill(p.pid(), Platform.SIGHUP);
                     int sent = i;
                     Masters.waitForLog(site, log -> reconfigurings(log) == sent);
-                    waitForBody(port, body);
+                    waitForBody(port, body, 60);
                     serving.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - hup));
                 }
                 // the load goes on for 10 s at least
@@ -410,7 +411,11 @@ class ReloadIT {
     }
 
     private static void waitForBody(int port, String body) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        waitForBody(port, body, 20);
+    }
+
+    private static void waitForBody(int port, String body, int seconds) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         String last = null;
         for (;;) {
             try {
