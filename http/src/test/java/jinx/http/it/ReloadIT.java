@@ -255,10 +255,10 @@ class ReloadIT {
                 assertEquals(reloads, done, log);
                 assertFalse(log.contains("reload abandoned"), log);
                 for (int i = 0; i < serving.size(); i++) {
-                    // the new workers serve within 2 s of the HUP, unless their JVMs alone took longer to start
-                    // (a loaded machine): the master itself adds no wait
+                    // the new workers serve within 2 s of the HUP beyond the time their JVMs take to start (which
+                    // a loaded machine stretches far beyond 2 s): the master adds no wait of its own
                     long jvm = Math.max(starts.get(2 + 2 * i), starts.get(3 + 2 * i));
-                    assertTrue(serving.get(i) <= Math.max(2000, jvm + 1000),
+                    assertTrue(serving.get(i) <= jvm + 2000,
                         "reload " + (i + 1) + " served " + serving.get(i) + "ms after HUP, workers started in "
                         + jvm + "ms");
                 }
