@@ -36,6 +36,15 @@ final class MasterChildren {
 
         /** Whether the master is stopping (TERM, INT or QUIT): nothing is respawned. */
         boolean stopping();
+
+        /**
+         * A detached child (the new master of a binary upgrade) was reaped; its exit is logged already.
+         *
+         * @param e its entry
+         * @param status how it ended
+         */
+        default void detachedExited(ProcessTable.Entry e, WaitStatus status) {
+        }
     }
 
     private final ProcessTable table = new ProcessTable();
@@ -196,6 +205,7 @@ final class MasterChildren {
             ProcessChannel.close(e.channel);
             e.channel = -1;
             if (e.detached) {
+                policy.detachedExited(e, ws);
                 continue;
             }
             for (ProcessTable.Entry other : table) {
