@@ -116,7 +116,7 @@ class MasterSignalsIT {
 
                 Process second = Masters.start(site);
                 try {
-                    workers.addAll(Masters.waitForWorkers(second.toHandle(), 2, List.of()));
+                    workers.addAll(Masters.waitForWorkers(second.toHandle(), 2, List.of(), 60));
                     Masters.waitForLog(site, log -> log.contains(" " + second.pid() + "#1: start worker process"));
                     waitFor(site.root().resolve("logs/jinx.pid"), second.pid() + "\n");
                     signaller(site, "stop");

@@ -126,14 +126,22 @@ final class Masters {
         return workers;
     }
 
-    /** The slot (worker number) a worker JVM was spawned for: the argument after WorkerMain's class name. */
-    static int slotOf(ProcessHandle worker) throws java.io.IOException {
-        String[] args = Files.readString(java.nio.file.Path.of("/proc/" + worker.pid() + "/cmdline"),
-            java.nio.charset.StandardCharsets.ISO_8859_1).split("\0");
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].endsWith("WorkerMain")) {
-                return Integer.parseInt(args[i + 1]);
+    /**
+     * The slot (worker number) a worker JVM was spawned for: the argument after WorkerMain's class name. A child
+     * caught between posix_spawn's fork and its exec still shows the master's command line: waited for (10 s).
+     */
+    static int slotOf(ProcessHandle worker) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        String[] args = new String[0];
+        while (System.nanoTime() < end) {
+            args = Files.readString(java.nio.file.Path.of("/proc/" + worker.pid() + "/cmdline"),
+                java.nio.charset.StandardCharsets.ISO_8859_1).split("\0");
+            for (int i = 0; i < args.length - 1; i++) {
+                if (args[i].endsWith("WorkerMain")) {
+                    return Integer.parseInt(args[i + 1]);
+                }
             }
+            Thread.sleep(10);
         }
         throw new AssertionError("not a worker: " + String.join(" ", args));
     }
