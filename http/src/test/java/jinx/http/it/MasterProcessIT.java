@@ -47,7 +47,7 @@ class MasterProcessIT {
                 BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(),
                     StandardCharsets.ISO_8859_1));
                 assertEquals("jinx: [notice] listening on 127.0.0.1:" + port, out.readLine());
-                List<ProcessHandle> workers = Masters.waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> workers = Masters.waitForWorkers(p.toHandle(), 2, List.of(), 60);
                 waitForServing(port);
                 assertEquals(p.pid() + "\n", site.read("logs/jinx.pid"));
                 String log = site.read("logs/error.log");
@@ -118,7 +118,7 @@ class MasterProcessIT {
     }
 
     private static void waitForServing(int port) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         for (;;) {
             try {
                 assertEquals("HTTP/1.1 200 OK", ItSupport.get(port, "localhost", "/").statusLine());

@@ -41,9 +41,9 @@ final class Masters {
         throw new AssertionError("workers: " + children);
     }
 
-    /** Waits (20 s at most) until the site's error log contains {@code text}; returns the log. */
+    /** Waits (60 s at most: a loaded machine starts JVMs slowly) until the error log contains {@code text}. */
     static String waitForLog(Site site, String text) throws Exception {
-        return waitForLog(site, log -> log.contains(text), 20, "\"" + text + "\" not in the error log:\n");
+        return waitForLog(site, log -> log.contains(text), 60, "\"" + text + "\" not in the error log:\n");
     }
 
     /** Waits (30 s at most) until {@code done} holds for the site's error log; returns the log. */
