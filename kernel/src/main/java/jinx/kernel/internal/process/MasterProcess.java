@@ -90,6 +90,10 @@ public final class MasterProcess {
     /** The new cycle of a reload in progress, or null. */
     private KernelCycle pending;
     private int pendingSnapshotFd = -1;
+    /** USR2: the binary upgrade (branch upgrade). */
+    private final BinaryUpgrade upgrade = new BinaryUpgrade();
+    /** nginx's ngx_noaccepting: WINCH stopped the workers (minimal WINCH of branch upgrade). */
+    private boolean noaccepting;
     private final NativeMemory memory = new NativeMemory();
     private final long byteBuf = memory.allocate(8);
 
@@ -153,9 +157,9 @@ public final class MasterProcess {
             for (LoadedModule m : last.modules()) {
                 m.module().exitMaster(last);
             }
-            ListeningSockets.closeAll(last);
+            ListeningSockets.closeAll(last, master.upgrade.running());
             try {
-                Files.deleteIfExists(pid);
+                Files.deleteIfExists(master.upgrade.pidFileAtExit(pid));
             } catch (IOException e) {
                 last.log().alert("unlink() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")");
             }
@@ -227,6 +231,10 @@ public final class MasterProcess {
             action = ", reopening logs";
         } else if (signo == Platform.SIGHUP) {
             action = ", reconfiguring";
+        } else if (signo == Platform.SIGUSR2) {
+            action = upgrade.action();
+        } else if (signo == Platform.SIGWINCH && BinaryUpgrade.daemonized()) {
+            action = ", stop accepting connections";
         }
         cycle.log().notice("signal " + signo + " (" + Signals.name(signo) + ")"
             + (from != 0 ? " received from " + from : " received") + action);
@@ -239,7 +247,7 @@ public final class MasterProcess {
             quit = true;
             cycle.log().notice("gracefully shutting down");
             tellWorkers(Platform.SIGQUIT);
-            ListeningSockets.closeAll(cycle);
+            ListeningSockets.closeAll(cycle, upgrade.running());
         } else if (signo == Platform.SIGUSR1) {
             cycle.log().notice("reopening logs");
             try {
@@ -248,6 +256,21 @@ public final class MasterProcess {
                 cycle.log().emerg("reopening the error log failed (" + IoErrors.reason(e) + ")");
             }
             tellWorkers(Platform.SIGUSR1);
+        } else if (signo == Platform.SIGUSR2) {
+            upgrade.signalled(cycle);
+        } else if (signo == Platform.SIGWINCH && BinaryUpgrade.daemonized()) {
+            // minimal WINCH (branch upgrade): nginx's ngx_noaccept, the workers QUIT and are not respawned
+            noaccepting = true;
+            for (Worker w : workers) {
+                w.exiting = true;
+                w.respawn = false;
+            }
+            tellWorkers(Platform.SIGQUIT);
+        } else if (signo == Platform.SIGHUP && upgrade.running()) {
+            // binary upgrade roll-back: HUP to the old master starts its workers again, no new cycle (nginx)
+            if (noaccepting) {
+                restartWorkers();
+            }
         } else if (signo == Platform.SIGHUP) {
             if (options == null) {
                 cycle.log().notice("reconfiguring");
@@ -435,6 +458,13 @@ public final class MasterProcess {
             return;
         }
         for (WaitStatus ws : done) {
+            if (upgrade.reaped(ws, cycle)) {
+                // the new binary exited: the old master is in charge again (nginx's ngx_restart)
+                if (noaccepting && !terminate && !quit) {
+                    restartWorkers();
+                }
+                continue;
+            }
             String text = ws.describe("worker process");
             if (ws.termSig() != 0) {
                 cycle.log().alert(text);
@@ -467,6 +497,17 @@ public final class MasterProcess {
             }
         }
         releaseRetired();
+    }
+
+    /** Binary upgrade roll-back (branch upgrade): the workers WINCH stopped start again in the cycle in force. */
+    private void restartWorkers() {
+        noaccepting = false;
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        for (int i = 0; i < Math.max(1, core.workerProcesses); i++) {
+            Worker w = new Worker(i, cycle);
+            workers.add(w);
+            spawn(w, snapshotFd);
+        }
     }
 
     /** nginx's {@code ngx_spawn_process()}: a worker JVM for table entry {@code w}, from its cycle. */
