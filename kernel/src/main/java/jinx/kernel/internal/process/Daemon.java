@@ -79,6 +79,9 @@ public final class Daemon {
         } catch (NativeIoException e) {
             log.emerg("daemon: " + e.getMessage());
             return 1;
+        } catch (UnsupportedOperationException e) {
+            log.emerg("\"daemon on\" needs " + e.getMessage() + ": use \"daemon off;\"");
+            return 1;
         } finally {
             close(devNull);
             close(logFd);
