@@ -36,7 +36,7 @@ final class Daemons implements AutoCloseable {
     }
 
     /**
-     * Runs {@code bin/jinx -p <site> args} and waits for it to return (60 s at most).
+     * Runs {@code bin/jinx -p <site> args} and waits for it to return (120 s at most).
      *
      * @param args more arguments ({@code -s stop})
      * @return the launcher's exit code and output
@@ -49,8 +49,8 @@ final class Daemons implements AutoCloseable {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         tracked.add(p.toHandle());
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            throw new AssertionError("bin/jinx " + args.length + " args did not return in 60 s: "
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            throw new AssertionError("bin/jinx " + args.length + " args did not return in 120 s: "
                 + Files.readString(out, StandardCharsets.ISO_8859_1));
         }
         return new Launch(p.pid(), p.exitValue(), Files.readString(out, StandardCharsets.ISO_8859_1));
@@ -84,12 +84,12 @@ final class Daemons implements AutoCloseable {
         }
     }
 
-    /** Waits (30 s at most) until the pid file names a live process other than {@code not}; returns it. */
+    /** Waits (60 s at most) until the pid file names a live process other than {@code not}; returns it. */
     long awaitPid(String path, long not) throws InterruptedException {
         awaitTrue(() -> {
             Optional<Long> pid = readPid(path);
             return pid.isPresent() && pid.get() != not && ProcessHandle.of(pid.get()).isPresent();
-        }, 30, path + " naming a process other than " + not);
+        }, 60, path + " naming a process other than " + not);
         return pid(path);
     }
 
@@ -113,18 +113,18 @@ final class Daemons implements AutoCloseable {
             .filter(c -> !except.contains(c.pid())).toList()).orElse(List.of());
     }
 
-    /** Waits (30 s at most) until {@code pid} has {@code n} live children besides {@code except}. */
+    /** Waits (60 s at most) until {@code pid} has {@code n} live children besides {@code except}. */
     List<ProcessHandle> awaitChildren(long pid, int n, List<Long> except) throws InterruptedException {
-        awaitTrue(() -> children(pid, except).size() == n, 30, pid + " with " + n + " children besides "
+        awaitTrue(() -> children(pid, except).size() == n, 60, pid + " with " + n + " children besides "
             + except);
         List<ProcessHandle> children = children(pid, except);
         tracked.addAll(children);
         return children;
     }
 
-    /** Waits (30 s at most) until {@code pid} is gone. */
+    /** Waits (60 s at most) until {@code pid} is gone. */
     static void awaitExit(long pid) throws InterruptedException {
-        awaitTrue(() -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true), 30, "the exit of " + pid);
+        awaitTrue(() -> ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true), 60, "the exit of " + pid);
     }
 
     static void awaitTrue(BooleanSupplier done, int seconds, String what) throws InterruptedException {

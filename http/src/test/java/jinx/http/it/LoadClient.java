@@ -62,10 +62,10 @@ final class LoadClient implements AutoCloseable {
         }
     }
 
-    /** Waits (30 s at most) until {@code more} requests were answered since now. */
+    /** Waits (60 s at most) until {@code more} requests were answered since now. */
     void awaitMore(long more) throws InterruptedException {
         long target = requests.get() + more;
-        Daemons.awaitTrue(() -> requests.get() >= target || !failures().isEmpty(), 30,
+        Daemons.awaitTrue(() -> requests.get() >= target || !failures().isEmpty(), 60,
             more + " more requests (failures: " + failures() + ")");
     }
 

@@ -61,7 +61,7 @@ class UpgradeIT {
 
     private static void awaitLog(Daemons d, String regex) throws InterruptedException {
         Pattern p = Pattern.compile(regex, Pattern.MULTILINE);
-        Daemons.awaitTrue(() -> p.matcher(log(d)).find(), 30, "/" + regex + "/ in the error log");
+        Daemons.awaitTrue(() -> p.matcher(log(d)).find(), 60, "/" + regex + "/ in the error log");
     }
 
     /** Starts the daemon: the launcher returns 0 and the pid file names another process, with its workers. */
@@ -102,7 +102,7 @@ class UpgradeIT {
                 // one upgrade at a time: the old master while its new binary runs, the new one while its parent runs
                 Daemons.kill(old, Platform.SIGUSR2);
                 Daemons.kill(fresh, Platform.SIGUSR2);
-                Daemons.awaitTrue(() -> log(d).split("the changing binary signal is ignored", -1).length == 3, 30,
+                Daemons.awaitTrue(() -> log(d).split("the changing binary signal is ignored", -1).length == 3, 60,
                     "two USR2 ignored");
 
                 Daemons.kill(old, Platform.SIGWINCH);
@@ -161,7 +161,7 @@ class UpgradeIT {
                 assertFalse(oldWorkers.contains(back.get(0)));
                 Daemons.kill(fresh, Platform.SIGQUIT);
                 Daemons.awaitExit(fresh);
-                Daemons.awaitTrue(() -> !d.exists(OLDBIN) && d.readPid(PID).orElse(-1L) == old, 30,
+                Daemons.awaitTrue(() -> !d.exists(OLDBIN) && d.readPid(PID).orElse(-1L) == old, 60,
                     ".oldbin renamed back to the pid file");
                 load.awaitMore(100);
                 load.close();
@@ -177,7 +177,7 @@ class UpgradeIT {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(180)
     void daemonOnDetachesIntoItsOwnSessionAndStopsWithDashS() throws Exception {
         int port = Site.freePort();
         try (Daemons d = site(port, "master_process off;\ndaemon on;\n")) {
@@ -206,7 +206,7 @@ class UpgradeIT {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(180)
     void daemonOffKeepsThePidAndIgnoresUsr2() throws Exception {
         int port = Site.freePort();
         try (Daemons d = site(port, "master_process on;\ndaemon off;\nworker_processes 1;\n")) {
@@ -215,7 +215,7 @@ class UpgradeIT {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             try {
                 // the pid file names the pid the harness started (bin/jinx execs java, which re-execs itself)
-                Daemons.awaitTrue(() -> d.readPid(PID).orElse(-1L) == p.pid(), 30, "the pid file naming " + p.pid());
+                Daemons.awaitTrue(() -> d.readPid(PID).orElse(-1L) == p.pid(), 60, "the pid file naming " + p.pid());
                 d.awaitChildren(p.pid(), 1, List.of());
                 assertServes(port);
                 // as nginx: a master in the foreground ignores USR2 (its parent has not changed)
