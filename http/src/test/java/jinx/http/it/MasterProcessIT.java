@@ -37,7 +37,7 @@ class MasterProcessIT {
             site.write("html/index.html", "hello\n");
             // as root, workers would run as nobody, who cannot read the test's private directory
             String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
-            site.write("conf/jinx.conf", "master_process on;\nworker_processes 2;\n" + user
+            site.write("conf/jinx.conf", "master_process on;\ndaemon off;\nworker_processes 2;\n" + user
                 + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
                 + "events { worker_connections 64; }\n"
                 + "http { access_log off; server { listen 127.0.0.1:" + port + "; root html; } }\n");
@@ -95,7 +95,7 @@ class MasterProcessIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
-            site.write("conf/jinx.conf", "master_process on;\nworker_processes 1;\n" + user
+            site.write("conf/jinx.conf", "master_process on;\ndaemon off;\nworker_processes 1;\n" + user
                 + "working_directory " + site.root().resolve("missing") + ";\n"
                 + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
                 + "events { worker_connections 64; }\n"

@@ -91,7 +91,7 @@ final class Masters {
      */
     static String conf(int port, int workers, String main, String body) {
         String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
-        return "master_process on;\nworker_processes " + workers + ";\n" + user + main
+        return "master_process on;\ndaemon off;\nworker_processes " + workers + ";\n" + user + main
             + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
             + "events { worker_connections 64; }\n"
             + "http { access_log logs/access.log; server { listen 127.0.0.1:" + port + "; root html;\n"

@@ -39,7 +39,7 @@ class ReloadIT {
 
     private static String conf(int port, String body) {
         String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
-        return "master_process on;\nworker_processes 2;\n" + user
+        return "master_process on;\ndaemon off;\nworker_processes 2;\n" + user
             + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
             + "events { worker_connections 256; }\n"
             + "http { access_log off; server { listen 127.0.0.1:" + port + ";\n"

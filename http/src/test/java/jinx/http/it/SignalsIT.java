@@ -72,7 +72,7 @@ class SignalsIT {
         Site site = Site.create();
         int port = Site.freePort();
         site.write("html/index.html", "hello\n");
-        site.write("conf/jinx.conf", "master_process off;\n"
+        site.write("conf/jinx.conf", "master_process off;\ndaemon off;\n"
             + "error_log logs/error.log notice;\n"
             + "pid logs/jinx.pid;\n"
             + "worker_shutdown_timeout 20s;\n"

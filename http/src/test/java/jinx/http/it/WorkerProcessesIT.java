@@ -230,9 +230,10 @@ class WorkerProcessesIT {
         }
     }
 
+    /** WINCH stops the workers of a daemon only (UpgradeIT shows that); in the foreground it is ignored. */
     @Test
     @Timeout(150)
-    void winchStopsTheWorkersAndTheMasterStays() throws Exception {
+    void winchInTheForegroundLeavesTheWorkersServing() throws Exception {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
@@ -241,20 +242,14 @@ class WorkerProcessesIT {
             try {
                 workers.addAll(Masters.startReady(site, p, 2));
                 Syscalls.kill(p.pid(), Platform.SIGWINCH);
-                Masters.assertAllExit(workers);
-                Thread.sleep(1500);
-                assertTrue(p.isAlive(), "the master exited on WINCH");
-                assertEquals(0, p.toHandle().children().filter(ProcessHandle::isAlive).count(), "respawned");
-                String log = site.read("logs/error.log");
-                assertTrue(log.contains(": signal 28 (SIGWINCH) received from " + ProcessHandle.current().pid()
-                    + ", stop accepting connections\n"), log);
+                Masters.waitForLog(site, ": signal 28 (SIGWINCH) received from " + ProcessHandle.current().pid()
+                    + "\n");
+                Thread.sleep(1000);
                 for (ProcessHandle w : workers) {
-                    assertTrue(log.contains(": worker process " + w.pid() + " exited with code 0\n"), log);
+                    assertTrue(w.isAlive(), "worker " + w.pid() + " stopped on WINCH in the foreground");
                 }
-                // a HUP starts workers again
-                Syscalls.kill(p.pid(), Platform.SIGHUP);
-                workers.addAll(Masters.startReady(site, p, 2));
                 assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
+                assertFalse(site.read("logs/error.log").contains("stop accepting connections"));
                 Masters.stopMaster(p, site);
             } finally {
                 Masters.kill(p);

@@ -19,7 +19,11 @@ import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.CycleOptions.Purpose;
+import jinx.kernel.internal.cycle.InheritedSockets;
 import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.internal.cycle.ListeningSockets;
+import jinx.kernel.internal.process.BinaryUpgrade;
+import jinx.kernel.internal.process.Daemon;
 import jinx.kernel.internal.process.MasterProcess;
 import jinx.kernel.internal.process.SingleProcess;
 import jinx.kernel.os.NativeIoException;
@@ -41,6 +45,8 @@ public final class Main {
     private final PrintStream out;
     private final PrintStream err;
     private final Supplier<List<JinxModule>> staticModules;
+    /** Whether this is the {@code jinx} command's process ({@link #main}), not an embedding: only it daemonizes. */
+    private boolean command;
 
     /**
      * A command writing to {@code out} and {@code err}, with the given built-in modules.
@@ -64,7 +70,9 @@ public final class Main {
         ownSignals(args);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.ISO_8859_1);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.ISO_8859_1);
-        System.exit(new Main(out, err, Main::discover).run(args));
+        Main main = new Main(out, err, Main::discover);
+        main.command = true;
+        System.exit(main.run(args));
     }
 
     /**
@@ -200,6 +208,10 @@ public final class Main {
         CycleOptions options = new CycleOptions(prefix, confFile, cl.params, cl.errorLog, purpose, staticModules,
             BuiltinOrder.NAMES, err, early,
             announce ? () -> err.print("jinx: the configuration file " + confFile + " syntax is ok\n") : null);
+        if (purpose == Purpose.RUN && inherited() != null) {
+            // nginx's ngx_add_inherited_sockets(), before the first cycle: a binary upgrade or a daemon's start
+            ListeningSockets.inherit(InheritedSockets.take(inherited(), early));
+        }
         KernelCycle cycle;
         try {
             cycle = CycleBuilder.build(options, null);
@@ -241,27 +253,41 @@ public final class Main {
             return 0;
         }
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
-        if (core.masterProcess == 1) {
-            if (!MasterProcess.ownsSignals()) {
-                err.print("jinx: [emerg] the master process runs only as the jinx command, not embedded: "
-                    + "run with \"master_process off;\" (or -g \"master_process off;\")\n");
-                return 1;
+        if (core.masterProcess == 1 && !MasterProcess.ownsSignals()) {
+            err.print("jinx: [emerg] the master process runs only as the jinx command, not embedded: "
+                + "run with \"master_process off;\" (or -g \"master_process off;\")\n");
+            return 1;
+        }
+        boolean inherited = inherited() != null;
+        // a daemon's or a new binary's stderr is the error log: the address is in the log already
+        announceListening(cycle, !inherited);
+        if (command) {
+            if (core.daemon == 1 && !inherited) {
+                // nginx's ngx_daemon() after ngx_init_cycle(): the detached process serves, this one returns
+                return Daemon.detach(cycle, err);
             }
-            announceListening(cycle);
+            // as nginx: no daemon again when the sockets are inherited, which counts as daemonized
+            BinaryUpgrade.origin(Processes.getppid(), inherited);
+        }
+        if (core.masterProcess == 1) {
             return MasterProcess.run(cycle, options);
         }
-        announceListening(cycle);
         return SingleProcess.run(cycle, options);
+    }
+
+    /** The value of {@code JINX} for the {@code jinx} command, null without it or when embedded. */
+    private String inherited() {
+        return command ? System.getenv(InheritedSockets.VARIABLE) : null;
     }
 
     /**
      * Says where the server listens, which nginx leaves to {@code ss -l}: a person who just typed {@code bin/jinx}
      * needs the address. The line goes to the error log at {@code notice}, and as {@code jinx: [notice] ...} to
-     * stderr unless the log writes that level to stderr itself. A port the kernel picked ({@code :0}) is shown as
-     * bound.
+     * stderr unless the log writes that level to stderr itself or {@code echo} is false. A port the kernel picked
+     * ({@code :0}) is shown as bound.
      */
-    private void announceListening(KernelCycle cycle) {
-        boolean onStderr = false;
+    private void announceListening(KernelCycle cycle, boolean echo) {
+        boolean onStderr = !echo;
         for (ErrorLog.Target t : cycle.log().targets()) {
             onStderr |= t.file() == null && t.level().compareTo(LogLevel.NOTICE) >= 0;
         }

@@ -28,6 +28,9 @@ public final class ListeningSockets {
     private static final int BIND_TRIES = 5;
     private static final long BIND_PAUSE_MS = 500;
 
+    /** Sockets inherited through {@code JINX}, for the first cycle. */
+    private static List<Listening> inherited = List.of();
+
     private ListeningSockets() {
     }
 
@@ -39,14 +42,15 @@ public final class ListeningSockets {
      * @throws ConfException naming the address and the failed call; what this call opened is closed again
      */
     public static void open(KernelCycle cycle, KernelCycle old) throws ConfException {
+        List<Listening> previous = old != null ? old.listening() : takeInherited();
         List<Listening> opened = new ArrayList<>();
         Map<Listening, Boolean> taken = new IdentityHashMap<>();
         try {
             for (Listening ls : cycle.listening()) {
-                Listening previous = old == null ? null : match(old, ls, taken);
-                if (previous != null) {
-                    taken.put(previous, Boolean.TRUE);
-                    ls.open(previous.fd(), true);
+                Listening match = match(previous, ls, taken);
+                if (match != null) {
+                    taken.put(match, Boolean.TRUE);
+                    ls.open(match.fd(), true);
                     continue;
                 }
                 ls.open(openSocket(ls, cycle.log()), false);
@@ -57,12 +61,56 @@ public final class ListeningSockets {
             // every failed bind() is logged already, as nginx logs each try
             String text = e.errno() == Errors.EADDRINUSE ? "still could not bind()" : e.getMessage();
             throw new ConfException(text, e);
+        } finally {
+            if (old == null) {
+                settleInherited(previous, taken, cycle.log());
+            }
         }
     }
 
-    /** The old socket for the same address, worker and kind, not yet taken by another new one. */
-    private static Listening match(KernelCycle old, Listening ls, Map<Listening, Boolean> taken) {
-        for (Listening o : old.listening()) {
+    /**
+     * Hands the sockets inherited from the master that started this one ({@link InheritedSockets#take}) to the
+     * next cycle opened without an old cycle (the first): it takes those whose address it configures instead of
+     * binding, and the others are closed.
+     *
+     * @param sockets the inherited sockets
+     */
+    public static synchronized void inherit(List<Listening> sockets) {
+        inherited = List.copyOf(sockets);
+    }
+
+    private static synchronized List<Listening> takeInherited() {
+        List<Listening> sockets = inherited;
+        inherited = List.of();
+        return sockets;
+    }
+
+    /**
+     * The inherited descriptors came without close-on-exec (they crossed an exec): those taken get it back, so
+     * that no later exec leaks them; those the configuration does not name are closed (a unix socket's file
+     * stays: the master that passed it may still serve it).
+     */
+    private static void settleInherited(List<Listening> inherited, Map<Listening, Boolean> taken, ErrorLog log) {
+        for (Listening ls : inherited) {
+            if (ls.fd() == -1) {
+                continue;
+            }
+            if (taken.containsKey(ls)) {
+                try {
+                    Syscalls.setCloexec(ls.fd());
+                } catch (NativeIoException e) {
+                    log.alert(e.getMessage());
+                }
+                continue;
+            }
+            closeQuietly(ls.fd(), log);
+            ls.open(-1, false);
+        }
+    }
+
+    /** The previous socket for the same address, worker and kind, not yet taken by another new one. */
+    private static Listening match(List<Listening> previous, Listening ls, Map<Listening, Boolean> taken) {
+        for (Listening o : previous) {
             if (o.fd() != -1 && !taken.containsKey(o) && o.sockaddr().equals(ls.sockaddr())
                 && o.reuseport == ls.reuseport && o.worker == ls.worker) {
                 return o;
@@ -194,17 +242,32 @@ public final class ListeningSockets {
      * @param cycle the cycle
      */
     public static void closeAll(KernelCycle cycle) {
-        closeAll(cycle.listening(), cycle.log());
+        closeAll(cycle.listening(), cycle.log(), true);
+    }
+
+    /**
+     * Closes every listening socket of a cycle, leaving unix sockets' files when {@code keepFiles}: a new binary
+     * started by USR2 serves them (nginx unlinks only when {@code ngx_new_binary == 0}).
+     *
+     * @param cycle the cycle
+     * @param keepFiles whether unix sockets' files stay
+     */
+    public static void closeAll(KernelCycle cycle, boolean keepFiles) {
+        closeAll(cycle.listening(), cycle.log(), !keepFiles);
     }
 
     private static void closeAll(List<Listening> sockets, ErrorLog log) {
+        closeAll(sockets, log, true);
+    }
+
+    private static void closeAll(List<Listening> sockets, ErrorLog log, boolean unlink) {
         for (Listening ls : sockets) {
             if (ls.fd() == -1) {
                 continue;
             }
             closeQuietly(ls.fd(), log);
             ls.open(-1, false);
-            if (ls.sockaddr().isUnix()) {
+            if (unlink && ls.sockaddr().isUnix()) {
                 try {
                     Files.unlink(ls.sockaddr().path());
                 } catch (NativeIoException e) {

@@ -16,6 +16,7 @@ import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.SigSet;
 import jinx.kernel.os.Signals;
+import jinx.kernel.os.WaitStatus;
 
 /**
  * The master process of {@code master_process on}: nginx's {@code ngx_master_process_cycle()}. It seals the
@@ -29,7 +30,10 @@ import jinx.kernel.os.Signals;
  * {@code delay} doubles from 50 ms, then SIGKILL once it passes 1000 ms), QUIT (QUIT over the channels, the
  * listening sockets closed), HUP ({@link MasterReload}; one arriving during a reload is held and applied after
  * it), USR1 (the master's log reopened, REOPEN over the channels), WINCH (QUIT to the workers, which are not
- * respawned: nginx's {@code ngx_noaccept}; the master stays and a HUP starts workers again).
+ * respawned: nginx's {@code ngx_noaccept}; only a daemon, as nginx; the master stays and a HUP starts workers
+ * again), USR2 ({@link BinaryUpgrade}: the pid file becomes {@code .oldbin} and a new master, a detached child
+ * in the table, inherits the listening sockets; while it runs HUP restarts the workers WINCH stopped, and its
+ * exit hands the pid file back).
  */
 public final class MasterProcess implements MasterChildren.Policy, MasterReload.Master {
 
@@ -50,6 +54,8 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
     private int snapshotFd = -1;
     private final MasterChildren children = new MasterChildren(this);
     private MasterReload reload;
+    /** USR2: the binary upgrade, nginx's {@code ngx_new_binary}. */
+    private final BinaryUpgrade upgrade = new BinaryUpgrade();
 
     /* nginx's sig_atomic_t flags, set by signal() and acted upon by the loop */
     private boolean reap;
@@ -57,6 +63,7 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
     private boolean quit;
     private boolean reconfigure;
     private boolean reopen;
+    private boolean changeBinary;
     private boolean noaccept;
     private boolean noaccepting;
     private boolean sigalrm;
@@ -127,14 +134,16 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
     private void exit(Path pid) {
         KernelCycle last = cycle;
         try {
-            Files.deleteIfExists(pid);
+            // while a new binary runs the pid file is its own: this master's is the .oldbin
+            Files.deleteIfExists(upgrade.pidFileAtExit(pid));
         } catch (IOException e) {
             last.log().alert("unlink() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")");
         }
         for (LoadedModule m : last.modules()) {
             m.module().exitMaster(last);
         }
-        ListeningSockets.closeAll(last);
+        // a new binary inherited the sockets: their unix socket files are its own now
+        ListeningSockets.closeAll(last, upgrade.running());
         last.log().notice("exit");
         if (last != initial) {
             last.log().close();
@@ -181,13 +190,25 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
                 if (!quitSent) {
                     quitSent = true;
                     children.signal(Platform.SIGQUIT, e -> true);
-                    ListeningSockets.closeAll(cycle);
+                    ListeningSockets.closeAll(cycle, upgrade.running());
                 }
                 continue;
             }
             if (reconfigure && reload == null) {
                 reconfigure = false;
-                startReload(wait);
+                if (upgrade.running()) {
+                    // the binary upgrade's roll-back: the old master starts its workers again, no new cycle
+                    restartWorkers();
+                } else {
+                    startReload(wait);
+                }
+            }
+            if (changeBinary) {
+                changeBinary = false;
+                int pid = upgrade.signalled(cycle);
+                if (pid > 0) {
+                    children.table().addDetached(pid, BinaryUpgrade.NAME);
+                }
             }
             if (reopen) {
                 reopen = false;
@@ -248,14 +269,20 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
             quit = true;
             action = ", shutting down";
         } else if (signo == Platform.SIGWINCH) {
-            noaccept = true;
-            action = ", stop accepting connections";
+            // as nginx, only a daemon: in a terminal, resizing its window must not stop the workers
+            if (BinaryUpgrade.daemonized()) {
+                noaccept = true;
+                action = ", stop accepting connections";
+            }
         } else if (signo == Platform.SIGHUP) {
             reconfigure = true;
             action = ", reconfiguring";
         } else if (signo == Platform.SIGUSR1) {
             reopen = true;
             action = ", reopening logs";
+        } else if (signo == Platform.SIGUSR2) {
+            action = upgrade.action();
+            changeBinary = true;
         } else if (signo == Platform.SIGCHLD) {
             reap = true;
         }
@@ -263,6 +290,23 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
             + (from != 0 ? " received from " + from : " received") + action);
         if (signo == Platform.SIGQUIT) {
             cycle.log().notice("gracefully shutting down");
+        }
+    }
+
+    /** The workers WINCH stopped start again in the cycle in force (nginx's {@code ngx_restart} branch). */
+    private void restartWorkers() {
+        if (!noaccepting) {
+            return;
+        }
+        noaccepting = false;
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        children.start(cycle, Math.max(1, core.workerProcesses), snapshotFd);
+    }
+
+    @Override
+    public void detachedExited(ProcessTable.Entry e, WaitStatus status) {
+        if (upgrade.reaped(status, cycle) && !terminate && !quit) {
+            restartWorkers();
         }
     }
 
