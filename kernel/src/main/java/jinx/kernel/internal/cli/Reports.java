@@ -12,7 +12,6 @@ import jinx.kernel.LoadedModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.Versions;
 import jinx.kernel.spi.Arity;
-import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 
 /**
@@ -110,20 +109,25 @@ final class Reports {
         out.flush();
     }
 
-    /** {@code -l}: every directive of every module, from the directive tables. */
+    /**
+     * {@code -l}: every directive of every module, from the directive tables: the data of
+     * {@code docs/directives.md} ({@link DirectiveDocs}), one row each; syntax forms separated by {@code " or "},
+     * {@code -} for none.
+     */
     static void directives(PrintStream out, KernelCycle cycle) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"directive", "module", "contexts", "arity", "note"});
+        rows.add(new String[] {"directive", "module", "contexts", "arity", "default", "syntax", "description"});
         for (LoadedModule m : cycle.modules()) {
             for (Directive<?> d : m.module().directives()) {
-                List<String> contexts = new ArrayList<>();
-                for (Ctx ctx : d.contexts()) {
-                    contexts.add(ctx.name());
-                }
-                contexts.sort(null);
                 String arity = Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "");
-                rows.add(new String[] {d.name(), m.name(), String.join(",", contexts), arity,
-                    d.note() == null ? "" : d.note()});
+                String text = d.description() == null ? "" : d.description();
+                if (d.note() != null) {
+                    text = text + (text.isEmpty() ? "" : " ") + "[jinx: " + d.note() + "]";
+                }
+                String defaults = DirectiveDocs.defaults(d);
+                List<String> syntax = DirectiveDocs.syntax(d);
+                rows.add(new String[] {d.name(), m.name(), String.join(",", DirectiveDocs.contexts(d)), arity,
+                    defaults == null ? "-" : defaults, syntax.isEmpty() ? "-" : String.join(" or ", syntax), text});
             }
         }
         table(out, rows);
