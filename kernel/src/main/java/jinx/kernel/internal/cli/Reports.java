@@ -52,8 +52,11 @@ final class Reports {
     static void configure(PrintStream err, Path prefix, Path confFile) {
         err.print("built with Java " + Runtime.version().feature() + ", running on "
             + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version") + "\n");
+        // a distribution made by bin/jinx-build passes its arguments, as nginx prints ./configure's
+        String build = System.getProperty("jinx.configure", "").strip();
         err.print("configure arguments: --prefix=" + prefix + "/ --conf-path=" + prefix.relativize(confFile)
-            + " --error-log-path=logs/error.log --pid-path=logs/jinx.pid\n");
+            + " --error-log-path=logs/error.log --pid-path=logs/jinx.pid" + (build.isEmpty() ? "" : " " + build)
+            + "\n");
     }
 
     /** The module list of {@code -V}: the configuration's when it can be read, else its error. */
