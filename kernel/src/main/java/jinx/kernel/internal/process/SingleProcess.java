@@ -146,7 +146,13 @@ public final class SingleProcess {
             for (int i = 0; i < info.count(); i++) {
                 int signo = info.signo(i);
                 int pid = info.pid(i);
-                loop.notify(() -> signal(signo, pid));
+                try {
+                    loop.notify(() -> signal(signo, pid));
+                } catch (IllegalStateException e) {
+                    // the loop has ended: a second signal (Ctrl-C reaches the worker and its master, who sends
+                    // TERM too) finds the process exiting already
+                    return;
+                }
             }
         }
     }
