@@ -68,12 +68,11 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
             .syntax("size").defaults("512").describe("Sets the maximum size of the server names hash tables."),
         Directive.of("server_names_hash_bucket_size", M, Arity.TAKE1, MAIN,
             Slots.number((HttpCoreMainConf c, int v) -> c.serverNamesHashBucketSize = v))
-            .syntax("size").defaults("32 | 64 | 128").describe("Sets the bucket size for the server names hash "
-                + "tables; the default depends on the processor's cache line size."),
+            .syntax("size").defaults("64").describe("Sets the bucket size for the server names hash tables."),
         Directive.of("server", M, Arity.BLOCK | Arity.NOARGS, CoreBlocks::server).multi()
             .syntax("{ ... }").describe("Sets configuration for a virtual server."),
         srvSize("connection_pool_size", (c, v) -> c.connectionPoolSize = v)
-            .syntax("size").defaults("256 | 512").describe("Allows accurate tuning of per-connection memory "
+            .syntax("size").defaults("512").describe("Allows accurate tuning of per-connection memory "
                 + "allocations."),
         srvSize("request_pool_size", (c, v) -> c.requestPoolSize = v)
             .syntax("size").defaults("4k").describe("Allows accurate tuning of per-request memory allocations."),
@@ -127,7 +126,7 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
             Slots.offset((HttpCoreLocConf c, long v) -> c.clientMaxBodySize = v))
             .syntax("size").defaults("1m").describe("Sets the maximum allowed size of the client request body."),
         locSize("client_body_buffer_size", (c, v) -> c.clientBodyBufferSize = v)
-            .syntax("size").defaults("8k | 16k").describe("Sets buffer size for reading client request body."),
+            .syntax("size").defaults("8k").describe("Sets buffer size for reading client request body."),
         locMsec("client_body_timeout", (c, v) -> c.clientBodyTimeout = v)
             .syntax("time").defaults("60s").describe("Defines a timeout for reading client request body."),
         Directive.of("client_body_temp_path", MSL, Arity.TAKE1234, LOC, CoreDirectives::clientBodyTempPath)
@@ -148,7 +147,7 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
             .syntax("size").defaults("2m").describe("Limits the amount of data that can be transferred in a single "
                 + "sendfile() call."),
         locSize("subrequest_output_buffer_size", (c, v) -> c.subrequestOutputBufferSize = v)
-            .syntax("size").defaults("4k | 8k").describe("Sets the size of the buffer used for storing the response "
+            .syntax("size").defaults("4k").describe("Sets the size of the buffer used for storing the response "
                 + "body of a subrequest."),
         Directive.of("aio", MSL, Arity.TAKE1, LOC, CoreDirectives::aio)
             .syntax("on | off | threads[=pool]").defaults("off").describe("Enables or disables the use of "
