@@ -88,7 +88,8 @@ public final class DirectiveDocs {
     }
 
     /**
-     * The default as nginx's documentation prints it: {@code name arguments;}.
+     * The default as nginx's documentation prints it: {@code name arguments;}, without the {@code ;} after a
+     * block.
      *
      * @param d the directive
      * @return the line, or null when there is no default
@@ -97,7 +98,8 @@ public final class DirectiveDocs {
         if (d.defaults() == null) {
             return null;
         }
-        return d.defaults().isEmpty() ? d.name() + ";" : d.name() + " " + d.defaults() + ";";
+        String line = d.defaults().isEmpty() ? d.name() : d.name() + " " + d.defaults();
+        return line.endsWith("}") ? line : line + ";";
     }
 
     /**
