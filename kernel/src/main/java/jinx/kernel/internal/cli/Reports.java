@@ -44,7 +44,7 @@ final class Reports {
               -c filename   : set configuration file (default: conf/jinx.conf)
               -g directives : set global directives out of configuration file
               -m            : list the modules in their resolved order and exit
-              -l            : list every directive with its module, contexts and arity, and exit
+              -l            : list every directive with its contexts, syntax, default and description, and exit
 
             """);
     }
