@@ -33,7 +33,8 @@ public final class EpollEventModule implements JinxModule, EventModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("epoll_events", Set.of(EventModule.EVENTS), Arity.TAKE1, EpollConf.class,
-            Slots.number((EpollConf c, int n) -> c.events = n)));
+            Slots.number((EpollConf c, int n) -> c.events = n))
+            .syntax("number").defaults("512").describe("Sets the number of events one epoll_wait() call can return."));
 
     /** A module instance, as {@code ServiceLoader} makes it. */
     public EpollEventModule() {

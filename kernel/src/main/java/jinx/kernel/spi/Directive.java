@@ -1,5 +1,6 @@
 package jinx.kernel.spi;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -15,6 +16,15 @@ import java.util.Set;
  * <p>A directive may stand once per context unless it is {@link #multi()}; the kernel's dispatcher reports a
  * second one as {@code "x" directive is duplicate}.
  *
+ * <p>The table also carries the directive's documentation, in nginx's words: {@link #syntax(String...)},
+ * {@link #defaults(String)} and {@link #describe(String)}. {@code jinx -l} prints it and {@code docs/directives.md}
+ * is generated from it:
+ *
+ * <pre>{@code
+ * Directive.of("worker_connections", Set.of(EVENTS), Arity.TAKE1, EventConf.class, Slots.number(...))
+ *     .syntax("number").defaults("512").describe("Sets the maximum number of simultaneous connections ...")
+ * }</pre>
+ *
  * @param <C> the type of the conf object the directive sets ({@link Void} for none)
  */
 public final class Directive<C> {
@@ -26,6 +36,9 @@ public final class Directive<C> {
     private final DirectiveHandler<C> handler;
     private final boolean multi;
     private final String note;
+    private final List<String> syntax;
+    private final String defaults;
+    private final String description;
 
     private Directive(String name, Set<Ctx> contexts, int arity, Class<C> confType, DirectiveHandler<C> handler,
                       boolean multi, String note) {
@@ -36,6 +49,24 @@ public final class Directive<C> {
         this.handler = Objects.requireNonNull(handler, "handler");
         this.multi = multi;
         this.note = note;
+        this.syntax = List.of();
+        this.defaults = null;
+        this.description = null;
+    }
+
+    /** A copy of {@code d} with other documentation. */
+    private Directive(Directive<C> d, boolean multi, String note, List<String> syntax, String defaults,
+                      String description) {
+        this.name = d.name;
+        this.contexts = d.contexts;
+        this.arity = d.arity;
+        this.confType = d.confType;
+        this.handler = d.handler;
+        this.multi = multi;
+        this.note = note;
+        this.syntax = List.copyOf(syntax);
+        this.defaults = defaults;
+        this.description = description;
     }
 
     /**
@@ -73,7 +104,7 @@ public final class Directive<C> {
      * @return the directive
      */
     public Directive<C> multi() {
-        return new Directive<>(name, contexts, arity, confType, handler, true, note);
+        return new Directive<>(this, true, note, syntax, defaults, description);
     }
 
     /**
@@ -83,7 +114,42 @@ public final class Directive<C> {
      * @return the directive
      */
     public Directive<C> note(String text) {
-        return new Directive<>(name, contexts, arity, confType, handler, multi, text);
+        return new Directive<>(this, multi, text, syntax, defaults, description);
+    }
+
+    /**
+     * Returns this directive with its syntax: the arguments as nginx's documentation writes them after the
+     * name, one string per form; {@code "on | off"}, {@code "size"}, {@code "[ = | ~ | ~* | ^~ ] uri { ... }"},
+     * {@code ""} for none. The name and the {@code ;} are added when it is printed.
+     *
+     * @param forms the forms, each without the name
+     * @return the directive
+     */
+    public Directive<C> syntax(String... forms) {
+        return new Directive<>(this, multi, note, List.of(forms), defaults, description);
+    }
+
+    /**
+     * Returns this directive with its default: the arguments in force when the directive is absent, as nginx's
+     * documentation writes them after the name ({@code "on"}, {@code "logs/error.log error"}); a directive
+     * without one has none.
+     *
+     * @param arguments the default's arguments, without the name
+     * @return the directive
+     */
+    public Directive<C> defaults(String arguments) {
+        return new Directive<>(this, multi, note, syntax, Objects.requireNonNull(arguments, "arguments"),
+            description);
+    }
+
+    /**
+     * Returns this directive with a one-line description of what it does.
+     *
+     * @param text the description, a sentence
+     * @return the directive
+     */
+    public Directive<C> describe(String text) {
+        return new Directive<>(this, multi, note, syntax, defaults, Objects.requireNonNull(text, "text"));
     }
 
     /**
@@ -156,6 +222,33 @@ public final class Directive<C> {
      */
     public String note() {
         return note;
+    }
+
+    /**
+     * Returns the syntax forms, each without the name ({@link #syntax(String...)}); empty when undocumented.
+     *
+     * @return the forms
+     */
+    public List<String> syntax() {
+        return syntax;
+    }
+
+    /**
+     * Returns the default's arguments ({@link #defaults(String)}), or null when there is none.
+     *
+     * @return the default
+     */
+    public String defaults() {
+        return defaults;
+    }
+
+    /**
+     * Returns the one-line description ({@link #describe(String)}), or null when undocumented.
+     *
+     * @return the description
+     */
+    public String description() {
+        return description;
     }
 
     @Override

@@ -38,7 +38,9 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("http", Set.of(Ctx.MAIN), Arity.BLOCK | Arity.NOARGS, HttpBlockConf.class,
-            HttpBlockModule::block));
+            HttpBlockModule::block)
+            .syntax("{ ... }").describe("Provides the configuration file context in which the HTTP server directives "
+                + "are specified."));
 
     /**
      * The module; the kernel makes one per cycle.

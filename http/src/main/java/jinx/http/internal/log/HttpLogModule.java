@@ -47,9 +47,14 @@ public final class HttpLogModule implements JinxModule, HttpModule {
 
     static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("log_format", Set.of(HttpCtx.MAIN), Arity.TWO_MORE, LogMainConf.class,
-            HttpLogModule::logFormat).multi(),
+            HttpLogModule::logFormat).multi()
+            .syntax("name [escape=default|json|none] string ...").defaults("combined \"...\"")
+            .describe("Specifies a log format."),
         Directive.of("access_log", Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC, HttpCtx.LIF, HttpCtx.LMT),
-            Arity.ONE_MORE, LogLocConf.class, HttpLogModule::accessLog).multi());
+            Arity.ONE_MORE, LogLocConf.class, HttpLogModule::accessLog).multi()
+            .syntax("path [format [buffer=size] [flush=time] [if=condition]]", "off")
+            .defaults("logs/access.log combined").describe("Sets the path, format, and configuration for a buffered "
+                + "log write."));
 
     private LogMainConf main;
     private int ctxIndex = -1;

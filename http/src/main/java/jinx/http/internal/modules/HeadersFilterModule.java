@@ -36,9 +36,14 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("expires", Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC, HttpCtx.LIF), Arity.TAKE12,
-            HeadersConf.class, HeadersFilterModule::expires),
+            HeadersConf.class, HeadersFilterModule::expires)
+            .syntax("[modified] time", "epoch | max | off").defaults("off").describe("Enables or disables adding or "
+                + "modifying the Expires and Cache-Control response header fields."),
         Directive.of("add_header", Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC, HttpCtx.LIF), Arity.TAKE23,
-            HeadersConf.class, HeadersFilterModule::addHeader).multi());
+            HeadersConf.class, HeadersFilterModule::addHeader).multi()
+            .syntax("name value [always]").describe("Adds the specified field to a response header provided that the "
+                + "response code equals 200, 201, 204, 206, 301, 302, 303, 304, 307, or 308; with always, whatever "
+                + "the response code."));
 
     private int ctxIndex = -1;
 

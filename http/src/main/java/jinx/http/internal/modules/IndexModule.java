@@ -44,7 +44,8 @@ public final class IndexModule implements JinxModule, HttpModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("index", Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC), Arity.ONE_MORE,
-            IndexLocConf.class, IndexModule::index).multi());
+            IndexLocConf.class, IndexModule::index).multi()
+            .syntax("file ...").defaults("index.html").describe("Defines files that will be used as an index."));
 
     private int ctxIndex = -1;
 

@@ -52,15 +52,25 @@ public final class RewriteModule implements JinxModule, HttpModule {
     private static final Set<Ctx> MSL = Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.SIF, HttpCtx.LOC, HttpCtx.LIF);
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
-        Directive.of("rewrite", SL, Arity.TAKE23, RewriteLocConf.class, RewriteModule::rewrite).multi(),
-        Directive.of("return", SL, Arity.TAKE12, RewriteLocConf.class, RewriteModule::doReturn).multi(),
+        Directive.of("rewrite", SL, Arity.TAKE23, RewriteLocConf.class, RewriteModule::rewrite).multi()
+            .syntax("regex replacement [flag]").describe("Changes the request URI when it matches the regular "
+                + "expression; flag is last, break, redirect or permanent."),
+        Directive.of("return", SL, Arity.TAKE12, RewriteLocConf.class, RewriteModule::doReturn).multi()
+            .syntax("code [text]", "code URL", "URL").describe("Stops processing and returns the specified code to a "
+                + "client."),
         Directive.of("break", SL, Arity.NOARGS, RewriteLocConf.class,
-            (cf, c) -> c.add(new RewriteCode.Break())).multi(),
-        Directive.of("set", SL, Arity.TAKE2, RewriteLocConf.class, RewriteModule::set).multi(),
+            (cf, c) -> c.add(new RewriteCode.Break())).multi()
+            .syntax("").describe("Stops processing the current set of the rewrite module's directives."),
+        Directive.of("set", SL, Arity.TAKE2, RewriteLocConf.class, RewriteModule::set).multi()
+            .syntax("$variable value").describe("Sets a value for the specified variable."),
         Directive.of("rewrite_log", MSL, Arity.FLAG, RewriteLocConf.class,
-            Slots.flag((RewriteLocConf c, boolean on) -> c.log = on ? 1 : 0)),
+            Slots.flag((RewriteLocConf c, boolean on) -> c.log = on ? 1 : 0))
+            .syntax("on | off").defaults("off").describe("Enables or disables logging of the rewrite module's "
+                + "processing results into the error_log at the notice level."),
         Directive.of("uninitialized_variable_warn", MSL, Arity.FLAG, RewriteLocConf.class,
-            Slots.flag((RewriteLocConf c, boolean on) -> c.uninitializedVariableWarn = on ? 1 : 0)));
+            Slots.flag((RewriteLocConf c, boolean on) -> c.uninitializedVariableWarn = on ? 1 : 0))
+            .syntax("on | off").defaults("on").describe("Controls whether warnings about uninitialized variables are "
+                + "logged."));
 
     private int ctxIndex = -1;
 

@@ -12,7 +12,6 @@ import jinx.kernel.LoadedModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.Versions;
 import jinx.kernel.spi.Arity;
-import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 
 /**
@@ -45,7 +44,7 @@ final class Reports {
               -c filename   : set configuration file (default: conf/jinx.conf)
               -g directives : set global directives out of configuration file
               -m            : list the modules in their resolved order and exit
-              -l            : list every directive with its module, contexts and arity, and exit
+              -l            : list every directive with its contexts, syntax, default and description, and exit
 
             """);
     }
@@ -53,8 +52,11 @@ final class Reports {
     static void configure(PrintStream err, Path prefix, Path confFile) {
         err.print("built with Java " + Runtime.version().feature() + ", running on "
             + System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version") + "\n");
+        // a distribution made by bin/jinx-build passes its arguments, as nginx prints ./configure's
+        String build = System.getProperty("jinx.configure", "").strip();
         err.print("configure arguments: --prefix=" + prefix + "/ --conf-path=" + prefix.relativize(confFile)
-            + " --error-log-path=logs/error.log --pid-path=logs/jinx.pid\n");
+            + " --error-log-path=logs/error.log --pid-path=logs/jinx.pid" + (build.isEmpty() ? "" : " " + build)
+            + "\n");
     }
 
     /** The module list of {@code -V}: the configuration's when it can be read, else its error. */
@@ -110,20 +112,25 @@ final class Reports {
         out.flush();
     }
 
-    /** {@code -l}: every directive of every module, from the directive tables. */
+    /**
+     * {@code -l}: every directive of every module, from the directive tables: the data of
+     * {@code docs/directives.md} ({@link DirectiveDocs}), one row each; syntax forms separated by {@code " or "},
+     * {@code -} for none.
+     */
     static void directives(PrintStream out, KernelCycle cycle) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"directive", "module", "contexts", "arity", "note"});
+        rows.add(new String[] {"directive", "module", "contexts", "arity", "default", "syntax", "description"});
         for (LoadedModule m : cycle.modules()) {
             for (Directive<?> d : m.module().directives()) {
-                List<String> contexts = new ArrayList<>();
-                for (Ctx ctx : d.contexts()) {
-                    contexts.add(ctx.name());
-                }
-                contexts.sort(null);
                 String arity = Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "");
-                rows.add(new String[] {d.name(), m.name(), String.join(",", contexts), arity,
-                    d.note() == null ? "" : d.note()});
+                String text = d.description() == null ? "" : d.description();
+                if (d.note() != null) {
+                    text = text + (text.isEmpty() ? "" : " ") + "[jinx: " + d.note() + "]";
+                }
+                String defaults = DirectiveDocs.defaults(d);
+                List<String> syntax = DirectiveDocs.syntax(d);
+                rows.add(new String[] {d.name(), m.name(), String.join(",", DirectiveDocs.contexts(d)), arity,
+                    defaults == null ? "-" : defaults, syntax.isEmpty() ? "-" : String.join(" or ", syntax), text});
             }
         }
         table(out, rows);

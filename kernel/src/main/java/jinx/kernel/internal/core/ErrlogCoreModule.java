@@ -32,7 +32,9 @@ public final class ErrlogCoreModule implements JinxModule, CoreModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("error_log", Set.of(Ctx.MAIN), Arity.ONE_MORE, ErrlogConf.class, ErrlogCoreModule::errorLog)
-            .multi());
+            .multi()
+            .syntax("file [level]").defaults("logs/error.log error").describe("Configures logging: the file (or "
+                + "stderr) and the minimum severity level of the messages logged."));
 
     @Override
     public String name() {

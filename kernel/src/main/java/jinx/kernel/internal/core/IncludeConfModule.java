@@ -27,7 +27,9 @@ public final class IncludeConfModule implements JinxModule {
     public static final String NAME = "conf";
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
-        Directive.of("include", Set.of(Ctx.ANY), Arity.TAKE1, IncludeConfModule::include).multi());
+        Directive.of("include", Set.of(Ctx.ANY), Arity.TAKE1, IncludeConfModule::include).multi()
+            .syntax("file | mask").describe("Includes another file, or files matching the specified mask, into "
+                + "configuration."));
 
     @Override
     public String name() {

@@ -39,18 +39,30 @@ public final class EventCoreModule implements JinxModule, CoreModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("worker_connections", EVENTS, Arity.TAKE1, EventCoreConf.class,
-            EventCoreModule::connections),
-        Directive.of("use", EVENTS, Arity.TAKE1, EventCoreConf.class, EventCoreModule::use),
+            EventCoreModule::connections)
+            .syntax("number").defaults("512").describe("Sets the maximum number of simultaneous connections that can "
+                + "be opened by a worker process."),
+        Directive.of("use", EVENTS, Arity.TAKE1, EventCoreConf.class, EventCoreModule::use)
+            .syntax("method").describe("Specifies the connection processing method to use (epoll or poll); by "
+                + "default the best usable one."),
         Directive.of("multi_accept", EVENTS, Arity.FLAG, EventCoreConf.class,
-            Slots.flag((EventCoreConf c, boolean on) -> c.multiAccept = on ? 1 : 0)),
+            Slots.flag((EventCoreConf c, boolean on) -> c.multiAccept = on ? 1 : 0))
+            .syntax("on | off").defaults("off").describe("If disabled, a worker process will accept one new "
+                + "connection at a time; otherwise, all new connections at a time."),
         Directive.of("accept_mutex", EVENTS, Arity.FLAG, EventCoreConf.class,
             Slots.flag((EventCoreConf c, boolean on) -> c.acceptMutex = on ? 1 : 0))
-            .note("parsed and checked; takes effect with several workers (the process issue)"),
+            .note("parsed and checked; takes effect with several workers (the process issue)")
+            .syntax("on | off").defaults("off").describe("If enabled, worker processes will accept new connections "
+                + "by turn; otherwise all of them are notified."),
         Directive.of("accept_mutex_delay", EVENTS, Arity.TAKE1, EventCoreConf.class,
-            Slots.msec((EventCoreConf c, long v) -> c.acceptMutexDelay = v)),
+            Slots.msec((EventCoreConf c, long v) -> c.acceptMutexDelay = v))
+            .syntax("time").defaults("500ms").describe("If accept_mutex is enabled, specifies the maximum time "
+                + "during which a worker process will try to restart accepting new connections if another worker "
+                + "process is currently accepting new connections."),
         Directive.of("debug_connection", EVENTS, Arity.TAKE1, EventCoreConf.class,
             EventCoreModule::debugConnection).multi()
-            .note("parsed and checked; per-connection debug logging is not built yet"));
+            .note("parsed and checked; per-connection debug logging is not built yet")
+            .syntax("address | CIDR | unix:").describe("Enables debugging log for selected client connections."));
 
     private EventLoop loop;
 

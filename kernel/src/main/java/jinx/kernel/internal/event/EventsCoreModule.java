@@ -27,7 +27,9 @@ public final class EventsCoreModule implements JinxModule, CoreModule {
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("events", Set.of(Ctx.MAIN), Arity.BLOCK | Arity.NOARGS, TypedConfs.class,
-            TypedBlock.handler(EventModule.EVENT, EventModule.EVENTS)));
+            TypedBlock.handler(EventModule.EVENT, EventModule.EVENTS))
+            .syntax("{ ... }").describe("Provides the configuration file context in which the directives that affect "
+                + "connection processing are specified."));
 
     @Override
     public String name() {

@@ -471,7 +471,7 @@ class MainTest {
         assertEquals(0, r.exit());
         assertEquals("", r.err());
         List<String> lines = List.of(r.out().split("\n"));
-        assertEquals(List.of("directive", "module", "contexts", "arity", "note"),
+        assertEquals(List.of("directive", "module", "contexts", "arity", "default", "syntax", "description"),
             List.of(lines.get(0).trim().split("\\s+")));
         List<String> expected = new ArrayList<>();
         for (JinxModule m : builtins()) {
@@ -482,24 +482,33 @@ class MainTest {
                     contexts.add(c.name());
                 }
                 contexts.sort(null);
-                String row = d.name() + " " + module + " " + String.join(",", contexts) + " "
+                String row = d.name() + "|" + module + "|" + String.join(",", contexts) + "|"
                              + Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "");
-                expected.add(d.note() == null ? row : row + " " + d.note());
+                expected.add(d.note() == null ? row : row + "|" + d.note());
             }
         }
         List<String> actual = new ArrayList<>();
         for (String line : lines.subList(1, lines.size())) {
-            actual.add(line.trim().replaceAll("\\s+", " "));
+            // columns are two spaces or more apart; contexts in nginx's order, here sorted to compare
+            String[] cells = line.split("  +");
+            List<String> contexts = new ArrayList<>(List.of(cells[2].split(",")));
+            contexts.sort(null);
+            String row = cells[0] + "|" + cells[1] + "|" + String.join(",", contexts) + "|" + cells[3];
+            String text = cells.length > 6 ? cells[6] : "";
+            int note = text.indexOf("[jinx: ");
+            actual.add(note < 0 ? row : row + "|" + text.substring(note + 7, text.length() - 1));
         }
         assertEquals(expected, actual);
-        assertTrue(expected.contains("load_module core main TAKE1|MULTI"), expected::toString);
-        assertTrue(expected.contains("include conf any TAKE1|MULTI"), expected::toString);
-        assertTrue(expected.contains("error_log errlog main 1MORE|MULTI"), expected::toString);
-        assertTrue(expected.contains("worker_processes core main TAKE1 parsed and checked; takes effect with the "
+        assertTrue(r.out().matches("(?s).*\nload_module +core +main +TAKE1\\|MULTI +- +load_module file; +"
+            + "Loads a dynamic module: .*"), r.out());
+        assertTrue(r.out().matches("(?s).*\ndaemon +core +main +FLAG +daemon on; +daemon on \\| off; +"
+            + "Determines whether jinx should become a daemon\\. \\[jinx: .*"), r.out());
+        assertTrue(expected.contains("load_module|core|main|TAKE1|MULTI"), expected::toString);
+        assertTrue(expected.contains("include|conf|any|TAKE1|MULTI"), expected::toString);
+        assertTrue(expected.contains("error_log|errlog|main|1MORE|MULTI"), expected::toString);
+        assertTrue(expected.contains("worker_processes|core|main|TAKE1|parsed and checked; takes effect with the "
                                      + "master/worker processes"), expected::toString);
-        assertTrue(expected.contains("timer_resolution core main TAKE1"), expected::toString);
-        assertTrue(expected.contains("master_process core main FLAG off serves in one process; on (the master and "
-                                     + "workers) comes with the process issue"), expected::toString);
+        assertTrue(expected.contains("timer_resolution|core|main|TAKE1"), expected::toString);
     }
 
     @Test

@@ -183,7 +183,7 @@ class ModulePathCliTest {
         Result l = jinx("-l");
         assertEquals(0, l.exit(), l.err());
         assertTrue(l.out().lines().map(s -> s.trim().replaceAll("\\s+", " "))
-            .anyMatch("hello_text hello main TAKE1"::equals), l.out());
+            .anyMatch("hello_text hello main TAKE1 - -"::equals), l.out());
     }
 
     @Test
