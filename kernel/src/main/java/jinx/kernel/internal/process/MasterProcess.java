@@ -484,13 +484,7 @@ public final class MasterProcess {
         argv.add(Integer.toString(listening.size()));
         argv.add(zoneNames.toString());
         argv.add(Integer.toString(readyTarget));
-        List<String> env = new ArrayList<>();
-        for (String e : Processes.environment()) {
-            if (!e.startsWith("_JAVA_SR_SIGNUM=") && !e.startsWith("JINX=")) {
-                env.add(e);
-            }
-        }
-        env.add("_JAVA_SR_SIGNUM=39");
+        List<String> env = WorkerCommand.environment(c.conf(MainCoreModule.NAME, CoreConf.class).env);
         int[] pipe = null;
         try (SigSet mask = Signals.serverSet()) {
             pipe = Syscalls.pipe(Platform.O_CLOEXEC | Platform.O_NONBLOCK);
@@ -498,7 +492,11 @@ public final class MasterProcess {
                 .withDup2(snapshot, SNAPSHOT_FD);
             int fd = FIRST_LISTENING_FD;
             for (Listening ls : listening) {
-                spec = spec.withDup2(ls.fd(), fd++);
+                // another worker's reuseport clone leaves its number unused: each socket keeps a fixed descriptor
+                if (ls.worker == -1 || ls.worker == w.slot) {
+                    spec = spec.withDup2(ls.fd(), fd);
+                }
+                fd++;
             }
             for (SharedZone z : zones) {
                 spec = spec.withDup2(z.fd(), fd++);
@@ -521,19 +519,8 @@ public final class MasterProcess {
         }
     }
 
-    /** The worker JVM's command: this JVM's binary and path, {@code -Xrs}, {@link WorkerMain}. */
+    /** The worker JVM's command: {@link WorkerCommand}. */
     private static List<String> javaCommand() {
-        String java = ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> argv = new ArrayList<>(List.of(java, "-Xrs", "-XX:+ExitOnOutOfMemoryError",
-            "-XX:-UsePerfData"));
-        String modulePath = System.getProperty("jdk.module.path");
-        if (modulePath != null && WorkerMain.class.getModule().isNamed()) {
-            argv.addAll(List.of("-p", modulePath, "--add-modules", "ALL-MODULE-PATH", "-m",
-                WorkerMain.class.getModule().getName() + "/" + WorkerMain.class.getName()));
-        } else {
-            argv.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
-        }
-        return argv;
+        return WorkerCommand.javaCommand();
     }
 }
