@@ -100,7 +100,7 @@ class AcceptIT {
                 + "location / { return 200 \"$pid\\n\"; } } }\n");
             Process p = WorkerProcs.start(site, Map.of());
             try {
-                List<ProcessHandle> workers = Masters.waitForWorkers(p.toHandle(), 2, List.of());
+                List<ProcessHandle> workers = WorkerProcs.workers(p, site, 2);
                 WorkerProcs.waitForBody(port, "/");
                 Masters.waitForLog(site, log -> log.split("start worker process", -1).length == 3);
                 check.check(port, workers);

@@ -35,6 +35,18 @@ final class WorkerProcs {
         return pb.start();
     }
 
+    /** Waits until the master has {@code n} workers; a failure shows the master's state and its error log. */
+    static List<ProcessHandle> workers(Process master, Site site, int n) throws Exception {
+        try {
+            return Masters.waitForWorkers(master.toHandle(), n, List.of());
+        } catch (AssertionError e) {
+            String out = master.isAlive() ? "running" : "exited with " + master.exitValue() + ": "
+                + new String(master.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            throw new AssertionError(e.getMessage() + "; the master " + out + "; error log:\n"
+                + site.read("logs/error.log"), e);
+        }
+    }
+
     /** Waits (30 s at most) until {@code GET path} answers 200 and returns the body. */
     static String waitForBody(int port, String path) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
