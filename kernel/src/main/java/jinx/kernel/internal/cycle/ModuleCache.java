@@ -22,10 +22,11 @@ import java.util.stream.Stream;
 
 /**
  * The content-addressed module cache, {@code <prefix>/cache/modules}: a {@code load_module} jar is copied to
- * {@code <sha256>/<its file name>}, a directory of jars to a directory {@code <sha256>/} holding them, once; a copy whose name
- * exists and whose content still has that hash is used as it is. The master loads the copy and names it in the
- * snapshot, so replacing the jar on disk cannot make the master and its workers, or two workers, run different
- * code. Each file is read once and written from memory, so the hash is the hash of what was copied.
+ * {@code <sha256>/<its file name>} (an automatic module's name comes from the file name), a directory of jars to
+ * a directory {@code <sha256>/} holding them, once; a copy whose name exists and whose content still has that
+ * hash is used as it is. The master loads the copy and names it in the snapshot, so replacing the jar on disk
+ * cannot make the master and its workers, or two workers, run different code. Each file is read once and written
+ * from memory, so the hash is the hash of what was copied.
  */
 public final class ModuleCache {
 

@@ -18,8 +18,9 @@ class WorkerCommandTest {
 
     @Test
     void theFilesOptionsComeFirstAndTheRequiredOnesWin() {
-        List<String> argv = WorkerCommand.command("/opt/jdk/bin/java", List.of("-Xmx64m", "-XX:-ExitOnOutOfMemoryError"),
-            Path.of("/srv/jinx/kernel/target/native"), null, "/a.jar:/b.jar");
+        List<String> argv = WorkerCommand.command("/opt/jdk/bin/java",
+            List.of("-Xmx64m", "-XX:-ExitOnOutOfMemoryError"), Path.of("/srv/jinx/kernel/target/native"), null,
+            "/a.jar:/b.jar");
         int n = argv.size();
         assertEquals("/opt/jdk/bin/java", argv.get(0));
         assertEquals(List.of("-Xmx64m", "-XX:-ExitOnOutOfMemoryError", "-Xrs", "-XX:+ExitOnOutOfMemoryError",
