@@ -103,8 +103,9 @@ class AcceptIT {
                 List<ProcessHandle> workers = WorkerProcs.workers(p, site, 2);
                 WorkerProcs.waitForBody(port, "/");
                 Masters.waitForLog(site, log -> log.split("start worker process", -1).length == 3);
-                check.check(port, workers);
                 Map<Long, AtomicInteger> served = spread(port);
+                // both workers have served: both are past their start, their listening sockets registered
+                check.check(port, workers);
                 Set<Long> pids = new HashSet<>();
                 workers.forEach(w -> pids.add(w.pid()));
                 assertEquals(pids, served.keySet(), "connections accepted by both workers: " + served);

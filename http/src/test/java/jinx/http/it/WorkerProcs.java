@@ -35,16 +35,27 @@ final class WorkerProcs {
         return pb.start();
     }
 
-    /** Waits until the master has {@code n} workers; a failure shows the master's state and its error log. */
+    /**
+     * Waits (60 s at most: the machine may be loaded) until the master has written its pid file and has {@code n}
+     * live children; a failure shows the master's state and its error log. Before the pid file, the launcher's
+     * shell may have children of its own.
+     */
     static List<ProcessHandle> workers(Process master, Site site, int n) throws Exception {
-        try {
-            return Masters.waitForWorkers(master.toHandle(), n, List.of());
-        } catch (AssertionError e) {
-            String out = master.isAlive() ? "running" : "exited with " + master.exitValue() + ": "
-                + new String(master.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-            throw new AssertionError(e.getMessage() + "; the master " + out + "; error log:\n"
-                + site.read("logs/error.log"), e);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<ProcessHandle> children = List.of();
+        while (System.nanoTime() < end && master.isAlive()) {
+            if (site.read("logs/jinx.pid").equals(master.pid() + "\n")) {
+                children = master.children().filter(ProcessHandle::isAlive).toList();
+                if (children.size() == n) {
+                    return children;
+                }
+            }
+            Thread.sleep(20);
         }
+        String out = master.isAlive() ? "running" : "exited with " + master.exitValue() + ": "
+            + new String(master.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        throw new AssertionError("workers: " + children + "; the master " + out + "; error log:\n"
+            + site.read("logs/error.log"));
     }
 
     /** Waits (30 s at most) until {@code GET path} answers 200 and returns the body. */
