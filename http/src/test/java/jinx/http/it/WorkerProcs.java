@@ -41,11 +41,16 @@ final class WorkerProcs {
      * shell may have children of its own.
      */
     static List<ProcessHandle> workers(Process master, Site site, int n) throws Exception {
+        return workers(master, site, n, List.of());
+    }
+
+    /** As {@link #workers(Process, Site, int)}, none of the workers in {@code gone}. */
+    static List<ProcessHandle> workers(Process master, Site site, int n, List<ProcessHandle> gone) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<ProcessHandle> children = List.of();
         while (System.nanoTime() < end && master.isAlive()) {
             if (site.read("logs/jinx.pid").equals(master.pid() + "\n")) {
-                children = master.children().filter(ProcessHandle::isAlive).toList();
+                children = master.children().filter(ProcessHandle::isAlive).filter(h -> !gone.contains(h)).toList();
                 if (children.size() == n) {
                     return children;
                 }

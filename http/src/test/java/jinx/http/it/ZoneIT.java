@@ -136,7 +136,7 @@ class ZoneIT {
                 }
                 assertEquals(1, answered, "the other worker's waiting request is answered");
                 // and every worker serves what needs the lock
-                List<ProcessHandle> after = Masters.waitForWorkers(p.toHandle(), 2,
+                List<ProcessHandle> after = WorkerProcs.workers(p, site, 2,
                     workers.stream().filter(w -> w.pid() == holder).toList());
                 for (int i = 0; i < 20; i++) {
                     WorkerProcs.body(port, "/lock");
