@@ -109,6 +109,29 @@ public final class Listening {
         return connection;
     }
 
+    /**
+     * Returns a copy for another worker's {@code reuseport} socket (nginx's {@code ngx_clone_listening()}): the
+     * same address, options, handler and servers, not yet open.
+     *
+     * @param n the worker the clone belongs to
+     * @return the clone
+     */
+    public Listening cloneFor(int n) {
+        Listening c = new Listening(sockaddr);
+        c.backlog = backlog;
+        c.rcvbuf = rcvbuf;
+        c.sndbuf = sndbuf;
+        c.reuseport = reuseport;
+        c.deferredAccept = deferredAccept;
+        c.keepalive = keepalive;
+        c.ipv6only = ipv6only;
+        c.worker = n;
+        c.handler = handler;
+        c.servers = servers;
+        c.log = log;
+        return c;
+    }
+
     @Override
     public String toString() {
         return addrText;

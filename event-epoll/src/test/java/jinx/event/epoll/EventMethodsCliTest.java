@@ -113,8 +113,7 @@ class EventMethodsCliTest {
             "worker_connections event_core events TAKE1",
             "use event_core events TAKE1",
             "multi_accept event_core events FLAG",
-            "accept_mutex event_core events FLAG parsed and checked; takes effect with several workers (the process "
-            + "issue)",
+            "accept_mutex event_core events FLAG takes effect with several worker processes",
             "accept_mutex_delay event_core events TAKE1",
             "debug_connection event_core events TAKE1|MULTI parsed and checked; per-connection debug logging is not "
             + "built yet",

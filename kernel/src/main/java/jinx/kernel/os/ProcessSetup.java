@@ -97,6 +97,22 @@ public final class ProcessSetup {
     }
 
     /**
+     * Sets the nice value of one thread of this process: {@code setpriority(PRIO_PROCESS, tid, prio)}, which on
+     * Linux names a thread. A worker gives every thread the JVM started before its loop the same
+     * {@code worker_priority}, as nginx's one-threaded worker has it for the whole process.
+     *
+     * @param tid the thread's id (an entry of {@code /proc/self/task}), 0 for the calling thread
+     * @param prio -20 (most favoured) to 19; lowering it needs root
+     * @throws NativeIoException {@code setpriority(-5) failed (13: Permission denied)}; ESRCH for a thread that
+     *     has exited meanwhile
+     */
+    public static void setpriority(int tid, int prio) throws NativeIoException {
+        if (Native.C.setpriority(Platform.PRIO_PROCESS, tid, prio) != 0) {
+            throw Errors.failure("setpriority(" + prio + ")", Errors.last());
+        }
+    }
+
+    /**
      * Binds the calling thread to CPUs ({@code worker_cpu_affinity}): {@code sched_setaffinity(0, size, mask)}.
      *
      * @param cpus the CPUs, by number, below {@code 8 * SIZEOF_CPU_SET_T}

@@ -292,6 +292,10 @@ public final class Main {
             onStderr |= t.file() == null && t.level().compareTo(LogLevel.NOTICE) >= 0;
         }
         for (Listening ls : cycle.listening()) {
+            if (ls.worker > 0) {
+                // a reuseport clone of a socket announced already
+                continue;
+            }
             String text = "listening on " + boundAddress(ls);
             cycle.log().notice(text);
             if (!onStderr) {

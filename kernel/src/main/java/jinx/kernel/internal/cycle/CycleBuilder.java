@@ -57,6 +57,7 @@ public final class CycleBuilder {
             // nginx's signaller stops here too: it needs the pid file's name, nothing opened
             return cycle;
         }
+        ListeningSockets.cloneReuseport(cycle);
         cycle.log(openLog(cycle, options));
         try {
             if (serving) {
@@ -111,6 +112,7 @@ public final class CycleBuilder {
         if (core != null && snapshot.resolved() != null) {
             snapshot.resolved().apply(core);
         }
+        ListeningSockets.cloneReuseport(cycle);
         replay.attachListening(cycle, listeningFds);
         cycle.log(openLog(cycle, options));
         return cycle;

@@ -296,6 +296,30 @@ public final class KernelCycle implements Cycle {
         eventLoop = loop;
     }
 
+    /* ---- the worker's number (nginx's ngx_worker) ---- */
+
+    private int worker;
+
+    /**
+     * Returns this process's worker number, its slot in the master's table (nginx's {@code ngx_worker}): which
+     * {@code reuseport} clone it accepts on, which {@code worker_cpu_affinity} mask it takes. 0 in a single
+     * process.
+     *
+     * @return the number
+     */
+    public int worker() {
+        return worker;
+    }
+
+    /**
+     * Sets this process's worker number, as the worker starts.
+     *
+     * @param n the number
+     */
+    public void worker(int n) {
+        worker = n;
+    }
+
     /* ---- shared memory zones (nginx's cycle->shared_memory) ---- */
 
     private final ZoneTable sharedZones = new ZoneTable();

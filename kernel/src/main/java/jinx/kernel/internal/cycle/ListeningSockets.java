@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.Listening;
+import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.os.Errors;
 import jinx.kernel.os.Files;
 import jinx.kernel.os.NativeIoException;
@@ -64,6 +66,31 @@ public final class ListeningSockets {
         } finally {
             if (old == null) {
                 settleInherited(previous, taken, cycle.log());
+            }
+        }
+    }
+
+    /**
+     * Gives each worker its own socket for every {@code reuseport} address (nginx's {@code ngx_clone_listening()}):
+     * when a master runs several workers, the configured socket becomes worker 0's and workers 1 to N-1 get a
+     * clone each, added at the end of the list; the kernel spreads the connections over them. A single process,
+     * or one worker, keeps the one socket. Call it once the core conf holds its final values (a worker: the
+     * master's resolved ones), before the sockets are opened or attached.
+     *
+     * @param cycle the cycle, parsed
+     */
+    public static void cloneReuseport(KernelCycle cycle) {
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        if (core == null || core.masterProcess != 1 || core.workerProcesses < 2) {
+            return;
+        }
+        for (Listening ls : new ArrayList<>(cycle.listening())) {
+            if (!ls.reuseport || ls.worker != -1) {
+                continue;
+            }
+            ls.worker = 0;
+            for (int n = 1; n < core.workerProcesses; n++) {
+                cycle.addListening(ls.cloneFor(n));
             }
         }
     }

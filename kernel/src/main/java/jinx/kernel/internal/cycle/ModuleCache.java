@@ -22,10 +22,11 @@ import java.util.stream.Stream;
 
 /**
  * The content-addressed module cache, {@code <prefix>/cache/modules}: a {@code load_module} jar is copied to
- * {@code <sha256>.jar}, a directory of jars to a directory {@code <sha256>/} holding them, once; a copy whose name
- * exists and whose content still has that hash is used as it is. The master loads the copy and names it in the
- * snapshot, so replacing the jar on disk cannot make the master and its workers, or two workers, run different
- * code. Each file is read once and written from memory, so the hash is the hash of what was copied.
+ * {@code <sha256>/<its file name>} (an automatic module's name comes from the file name), a directory of jars to
+ * a directory {@code <sha256>/} holding them, once; a copy whose name exists and whose content still has that
+ * hash is used as it is. The master loads the copy and names it in the snapshot, so replacing the jar on disk
+ * cannot make the master and its workers, or two workers, run different code. Each file is read once and written
+ * from memory, so the hash is the hash of what was copied.
  */
 public final class ModuleCache {
 
@@ -40,7 +41,7 @@ public final class ModuleCache {
     /**
      * A jar in the cache.
      *
-     * @param cached the copy: {@code <sha256>.jar}, or the directory {@code <sha256>}
+     * @param cached the copy: {@code <sha256>/<file name>}, or the directory {@code <sha256>}
      * @param sha256 the content's hash, lower-case hex
      */
     public record Entry(Path cached, String sha256) {
@@ -67,9 +68,10 @@ public final class ModuleCache {
         }
         byte[] content = Files.readAllBytes(source);
         String sha = digest(content);
-        Path target = dir.resolve(sha + JAR);
+        // the jar keeps its file name: an automatic module's name is derived from it (a hash is no module name)
+        Path target = Files.createDirectories(dir.resolve(sha)).resolve(source.getFileName());
         if (!Files.isRegularFile(target) || !sha.equals(digest(target))) {
-            Path tmp = Files.createTempFile(dir, sha, ".tmp");
+            Path tmp = Files.createTempFile(target.getParent(), sha, ".tmp");
             try {
                 Files.write(tmp, content);
                 move(tmp, target, true);

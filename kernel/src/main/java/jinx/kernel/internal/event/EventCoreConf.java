@@ -3,6 +3,7 @@ package jinx.kernel.internal.event;
 import java.util.ArrayList;
 import java.util.List;
 
+import jinx.kernel.SharedZone;
 import jinx.kernel.spi.Conf;
 
 /**
@@ -20,6 +21,8 @@ public final class EventCoreConf {
     public int acceptMutex = Conf.UNSET;
     /** {@code accept_mutex_delay} in ms; default 500. */
     public long acceptMutexDelay = Conf.UNSET_LONG;
+    /** The accept mutex's zone when {@code accept_mutex} is on under a master, else null. */
+    public SharedZone acceptMutexZone;
     /** {@code debug_connection}: addresses or CIDR blocks whose connections log at debug level. */
     public final List<String> debugConnection = new ArrayList<>();
 }

@@ -10,6 +10,7 @@ import jinx.kernel.Cycle;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.Listening;
+import jinx.kernel.SharedAcceptMutex;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.spi.ApiVersion;
@@ -51,7 +52,7 @@ public final class EventCoreModule implements JinxModule, CoreModule {
                 + "connection at a time; otherwise, all new connections at a time."),
         Directive.of("accept_mutex", EVENTS, Arity.FLAG, EventCoreConf.class,
             Slots.flag((EventCoreConf c, boolean on) -> c.acceptMutex = on ? 1 : 0))
-            .note("parsed and checked; takes effect with several workers (the process issue)")
+            .note("takes effect with several worker processes")
             .syntax("on | off").defaults("off").describe("If enabled, worker processes will accept new connections "
                 + "by turn; otherwise all of them are notified."),
         Directive.of("accept_mutex_delay", EVENTS, Arity.TAKE1, EventCoreConf.class,
@@ -103,6 +104,13 @@ public final class EventCoreModule implements JinxModule, CoreModule {
         c.multiAccept = Conf.init(c.multiAccept, 0);
         c.acceptMutex = Conf.init(c.acceptMutex, 0);
         c.acceptMutexDelay = Conf.init(c.acceptMutexDelay, 500);
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        if (c.acceptMutex == 1 && core != null && core.masterProcess != 0) {
+            // nginx creates it in ngx_event_module_init() when a master runs several workers; a worker parses
+            // before the master's resolved worker count is applied (its JVM sees one processor for "auto"), so
+            // the zone, one page, is declared for any count and used only with several workers
+            c.acceptMutexZone = SharedAcceptMutex.declare(cycle);
+        }
         if (c.use != null) {
             return;
         }
@@ -175,13 +183,17 @@ public final class EventCoreModule implements JinxModule, CoreModule {
         EventModule method = (EventModule) chosen.module().context();
         EventActions actions = method.createActions(cycle, cycle.conf(chosen.module(), Object.class));
         boolean shared = core.masterProcess == 1 && core.workerProcesses > 1;
-        EventLoop.AcceptSettings accept = new EventLoop.AcceptSettings(conf.multiAccept == 1, null,
+        // nginx's ngx_use_accept_mutex
+        SharedAcceptMutex mutex = shared && conf.acceptMutexZone != null && conf.acceptMutexZone.isMapped()
+            ? SharedAcceptMutex.of(conf.acceptMutexZone) : null;
+        EventLoop.AcceptSettings accept = new EventLoop.AcceptSettings(conf.multiAccept == 1, mutex,
             conf.acceptMutexDelay, shared);
         loop = new EventLoop(cycle, actions, conf.connections, core.timerResolution, accept, cycle.log());
         ((KernelCycle) cycle).eventLoop(loop);
         try {
             for (Listening ls : cycle.listening()) {
-                if (ls.fd() != -1 && ls.worker <= 0) {
+                // a reuseport socket of another worker is not this one's (nginx: ls->worker != ngx_worker)
+                if (ls.fd() != -1 && (ls.worker == -1 || ls.worker == ((KernelCycle) cycle).worker())) {
                     loop.listen(ls);
                 }
             }

@@ -62,8 +62,11 @@ public final class WorkerMain {
         ErrorLog early = ErrorLog.early(err, null);
         ConfSnapshot snapshot = ConfSnapshot.readFrom(MasterProcess.SNAPSHOT_FD);
         int[] fds = new int[listening];
+        int slot = Integer.parseInt(args[0]);
         for (int i = 0; i < listening; i++) {
-            fds[i] = MasterProcess.FIRST_LISTENING_FD + i;
+            // another worker's reuseport clone is not inherited (nginx: ls->worker != ngx_worker)
+            int owner = snapshot.listening().get(i).worker();
+            fds[i] = owner == -1 || owner == slot ? MasterProcess.FIRST_LISTENING_FD + i : -1;
         }
         KernelCycle cycle;
         try {
@@ -79,6 +82,7 @@ public final class WorkerMain {
         }
         Syscalls.close(MasterProcess.SNAPSHOT_FD);
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        WorkerInit.apply(cycle, slot);
         try {
             if (Syscalls.geteuid() == 0 && core.uid >= 0) {
                 ProcessSetup.setgid(core.gid);

@@ -1,12 +1,13 @@
 package jinx.kernel.internal.process;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.Listening;
 import jinx.kernel.SharedZone;
+import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.Processes;
@@ -45,13 +46,7 @@ final class WorkerSpawner {
         argv.add(Integer.toString(e.slot));
         argv.add(Integer.toString(listening.size()));
         argv.add(zoneNames.toString());
-        List<String> env = new ArrayList<>();
-        for (String s : Processes.environment()) {
-            if (!s.startsWith("_JAVA_SR_SIGNUM=") && !s.startsWith("JINX=")) {
-                env.add(s);
-            }
-        }
-        env.add("_JAVA_SR_SIGNUM=39");
+        List<String> env = WorkerCommand.environment(c.conf(MainCoreModule.NAME, CoreConf.class).env);
         int[] channel = null;
         try (SigSet mask = Signals.serverSet()) {
             channel = ProcessChannel.open();
@@ -59,7 +54,11 @@ final class WorkerSpawner {
                 .withDup2(snapshot, MasterProcess.SNAPSHOT_FD).withDup2(channel[1], MasterProcess.CHANNEL_FD);
             int fd = MasterProcess.FIRST_LISTENING_FD;
             for (Listening ls : listening) {
-                spec = spec.withDup2(ls.fd(), fd++);
+                // another worker's reuseport clone leaves its number unused: each socket keeps a fixed descriptor
+                if (ls.worker == -1 || ls.worker == e.slot) {
+                    spec = spec.withDup2(ls.fd(), fd);
+                }
+                fd++;
             }
             for (SharedZone z : zones) {
                 spec = spec.withDup2(z.fd(), fd++);
@@ -85,19 +84,8 @@ final class WorkerSpawner {
         }
     }
 
-    /** The worker JVM's command: this JVM's binary and path, {@code -Xrs}, {@link WorkerMain}. */
+    /** The worker JVM's command: {@link WorkerCommand}. */
     static List<String> javaCommand() {
-        String java = ProcessHandle.current().info().command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> argv = new ArrayList<>(List.of(java, "-Xrs", "-XX:+ExitOnOutOfMemoryError",
-            "-XX:-UsePerfData"));
-        String modulePath = System.getProperty("jdk.module.path");
-        if (modulePath != null && WorkerMain.class.getModule().isNamed()) {
-            argv.addAll(List.of("-p", modulePath, "--add-modules", "ALL-MODULE-PATH", "-m",
-                WorkerMain.class.getModule().getName() + "/" + WorkerMain.class.getName()));
-        } else {
-            argv.addAll(List.of("-cp", System.getProperty("java.class.path"), WorkerMain.class.getName()));
-        }
-        return argv;
+        return WorkerCommand.javaCommand();
     }
 }

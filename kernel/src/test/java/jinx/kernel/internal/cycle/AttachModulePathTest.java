@@ -239,7 +239,7 @@ class AttachModulePathTest {
         assertEquals("modules: core errlog conf hello", line(master, "modules:"));
         assertEquals("module hello 1.0 world-v1 " + jar, line(master, "module "), "-m still names the jar as written");
         String from = line(master, "from ");
-        assertTrue(from.matches("from file://" + prefix.resolve(ModuleCache.DIR) + "/[0-9a-f]{64}\\.jar"),
+        assertTrue(from.matches("from file://" + prefix.resolve(ModuleCache.DIR) + "/[0-9a-f]{64}/hello\\.jar"),
             "the master loads the cached copy: " + from);
         assertEquals("workers 3", line(master, "workers "));
 

@@ -164,6 +164,53 @@ class ListeningSocketsTest {
         return accepts(InetAddress.getByName("127.0.0.1"), port);
     }
 
+    // ---- reuseport clones
+
+    @Test
+    @Timeout(20)
+    void reuseportGivesEveryWorkerItsOwnSocket() throws Exception {
+        int q = freePort();
+        int p = freePort();
+        KernelCycle cycle = build("worker_processes 3;\ntest_listen 127.0.0.1:" + q + " reuseport;\n"
+                                  + "test_listen 127.0.0.1:" + p + ";\n", null);
+        List<Listening> all = cycle.listening();
+        assertEquals(4, all.size(), "the socket, one shared socket, two clones at the end: " + all);
+        assertEquals(List.of(0, -1, 1, 2), all.stream().map(ls -> ls.worker).toList());
+        List<Integer> fds = new java.util.ArrayList<>();
+        for (Listening ls : List.of(all.get(0), all.get(2), all.get(3))) {
+            assertEquals("127.0.0.1:" + q, ls.addrText());
+            assertTrue(ls.reuseport);
+            assertEquals(1, Sockets.getsockopt(ls.fd(), Platform.SOL_SOCKET, Platform.SO_REUSEPORT));
+            assertEquals(ls.sockaddr(), Sockets.getsockname(ls.fd()), ls + " bound");
+            fds.add(ls.fd());
+        }
+        assertEquals(3, new java.util.HashSet<>(fds).size(), "three sockets: " + fds);
+        assertEquals(-1, all.get(1).worker, "a socket without reuseport is every worker's");
+
+        // a reload takes each worker's clone over
+        KernelCycle next = build("worker_processes 3;\ntest_listen 127.0.0.1:" + q + " reuseport;\n"
+                                 + "test_listen 127.0.0.1:" + p + ";\n", cycle);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(next.listening().get(i).inherited(), "taken over: " + i);
+            assertEquals(all.get(i).fd(), next.listening().get(i).fd());
+        }
+        cycles.remove(cycle);
+        cycle.log().close();
+    }
+
+    @Test
+    @Timeout(20)
+    void aSingleProcessOrOneWorkerKeepsOneReuseportSocket() throws Exception {
+        int q = freePort();
+        KernelCycle single = build("master_process off;\nworker_processes 3;\ntest_listen 127.0.0.1:" + q
+                                   + " reuseport;\n", null);
+        assertEquals(1, single.listening().size());
+        assertEquals(-1, single.listening().get(0).worker);
+        ListeningSockets.closeAll(single);
+        KernelCycle one = build("test_listen 127.0.0.1:" + q + " reuseport;\n", null);
+        assertEquals(1, one.listening().size());
+    }
+
     // ---- open
 
     @Test

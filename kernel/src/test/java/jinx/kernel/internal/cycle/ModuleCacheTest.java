@@ -56,7 +56,7 @@ class ModuleCacheTest {
         ModuleCache.Entry first = ModuleCache.store(prefix(), jar);
         String sha = sha256("version one".getBytes(StandardCharsets.ISO_8859_1));
         assertEquals(sha, first.sha256());
-        assertEquals(prefix().resolve("cache/modules/" + sha + ".jar"), first.cached());
+        assertEquals(prefix().resolve("cache/modules/" + sha + "/echo.jar"), first.cached());
         assertArrayEquals(Files.readAllBytes(jar), Files.readAllBytes(first.cached()));
 
         Object inode = Files.getAttribute(first.cached(), "unix:ino");

@@ -1,0 +1,139 @@
+package jinx.kernel.internal.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.stream.Stream;
+
+import jinx.kernel.CoreConf;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.internal.core.MainCoreModule;
+import jinx.kernel.internal.cycle.KernelCycle;
+import jinx.kernel.os.Errors;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.ProcessSetup;
+import jinx.kernel.os.Syscalls;
+import jinx.kernel.spi.Conf;
+
+/**
+ * What a worker does to itself once its cycle is attached and before it drops its privileges, from nginx's
+ * {@code ngx_worker_process_init()}: its number ({@code ngx_worker}), {@code worker_priority},
+ * {@code worker_rlimit_nofile}, {@code worker_rlimit_core} and {@code worker_cpu_affinity}. As in nginx, a failure
+ * is logged ({@code setrlimit(RLIMIT_NOFILE, 100000) failed (1: Operation not permitted)}) and the worker goes on.
+ *
+ * <p>Threads: Linux applies {@code setpriority} and {@code sched_setaffinity} to one thread. The priority is the
+ * whole worker's in nginx, so every thread the JVM has started is given it (threads started later inherit it from
+ * their creator); the affinity binds the calling thread, which must be the one that will turn the event loop.
+ */
+public final class WorkerInit {
+
+    private WorkerInit() {
+    }
+
+    /**
+     * Applies the worker's settings to this process; call it on the thread that will run the event loop.
+     *
+     * @param cycle the worker's cycle, attached
+     * @param worker the worker's number, its slot in the master's table
+     */
+    public static void apply(KernelCycle cycle, int worker) {
+        cycle.worker(worker);
+        CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+        ErrorLog log = cycle.log();
+        if (core.prioritySet && core.priority != 0) {
+            priority(core.priority, log);
+        }
+        if (core.rlimitNofile != Conf.UNSET) {
+            rlimit(Platform.RLIMIT_NOFILE, core.rlimitNofile, log);
+        }
+        if (core.rlimitCore != Conf.UNSET_LONG) {
+            rlimit(Platform.RLIMIT_CORE, core.rlimitCore, log);
+        }
+        BitSet cpus = cpuAffinity(core, worker);
+        if (cpus != null) {
+            affinity(cpus, log);
+        }
+    }
+
+    private static void priority(int prio, ErrorLog log) {
+        try {
+            for (int tid : threads()) {
+                try {
+                    ProcessSetup.setpriority(tid, prio);
+                } catch (NativeIoException e) {
+                    if (e.errno() != Errors.ESRCH) {
+                        // nginx: one message, the worker goes on
+                        log.alert(e.getMessage());
+                        return;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log.alert("setpriority(" + prio + ") failed (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The ids of this process's threads. */
+    private static List<Integer> threads() throws IOException {
+        List<Integer> tids = new ArrayList<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            tasks.forEach(p -> tids.add(Integer.parseInt(p.getFileName().toString())));
+        }
+        return tids;
+    }
+
+    /** nginx sets the soft and the hard limit to the value. */
+    private static void rlimit(int resource, long value, ErrorLog log) {
+        try {
+            Syscalls.setrlimit(resource, new Syscalls.Rlimit(value, value));
+        } catch (NativeIoException e) {
+            log.alert(e.getMessage());
+        }
+    }
+
+    /** nginx's {@code ngx_setaffinity()}. */
+    private static void affinity(BitSet cpus, ErrorLog log) {
+        for (int cpu = cpus.nextSetBit(0); cpu >= 0; cpu = cpus.nextSetBit(cpu + 1)) {
+            log.notice("sched_setaffinity(): using cpu #" + cpu);
+        }
+        try {
+            ProcessSetup.setAffinity(cpus);
+        } catch (NativeIoException e) {
+            log.alert(e.getMessage());
+        }
+    }
+
+    /**
+     * Returns worker {@code n}'s CPUs, nginx's {@code ngx_get_cpu_affinity()}: with {@code auto}, the n-th CPU of
+     * the (last) mask, counting round; otherwise the n-th mask, the last one serving every worker beyond.
+     *
+     * @param core the core conf
+     * @param n the worker's number
+     * @return the CPUs, or null when {@code worker_cpu_affinity} is not set or its {@code auto} mask is empty
+     */
+    static BitSet cpuAffinity(CoreConf core, int n) {
+        List<BitSet> masks = core.cpuAffinity;
+        if (masks.isEmpty()) {
+            return null;
+        }
+        BitSet last = masks.get(masks.size() - 1);
+        if (!core.cpuAffinityAuto) {
+            return (BitSet) (n < masks.size() ? masks.get(n) : last).clone();
+        }
+        int count = last.cardinality();
+        if (count == 0) {
+            return null;
+        }
+        int cpu = last.nextSetBit(0);
+        for (int i = n % count; i > 0; i--) {
+            cpu = last.nextSetBit(cpu + 1);
+        }
+        BitSet one = new BitSet();
+        one.set(cpu);
+        return one;
+    }
+}
