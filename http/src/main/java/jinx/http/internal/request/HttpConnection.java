@@ -170,14 +170,13 @@ public final class HttpConnection implements SocketIo.LogContext {
 
     /** Gives every large header buffer back (nginx's {@code ngx_http_set_keepalive()} frees hc->free, hc->busy). */
     void releaseLargeBuffers() {
-        for (ByteBuffer b : free) {
+        // polled, not iterated: an idle connection's release allocates nothing
+        for (ByteBuffer b = free.pollFirst(); b != null; b = free.pollFirst()) {
             pool.release(b);
         }
-        free.clear();
-        for (ByteBuffer b : busy) {
+        for (ByteBuffer b = busy.pollFirst(); b != null; b = busy.pollFirst()) {
             pool.release(b);
         }
-        busy.clear();
     }
 
     /** Everything back to the pool: the connection closes. */
