@@ -90,7 +90,7 @@ public final class HttpConnection implements SocketIo.LogContext {
         this.startMsec = loop.currentMsec();
         // nginx's ngx_event_accept() disables both for a UNIX-domain socket; a connection without a socket has
         // neither option either
-        boolean tcp = c.hasDescriptor() && (c.addrText == null || !c.addrText.startsWith("unix:"));
+        boolean tcp = c.hasDescriptor() && !c.unixPeer();
         this.tcpNodelay = tcp ? TCP_NODELAY_UNSET : TCP_NODELAY_DISABLED;
         if (!c.hasDescriptor()) {
             this.tcpNopush = PhaseRunner.TCP_NOPUSH_DISABLED;
@@ -195,7 +195,7 @@ public final class HttpConnection implements SocketIo.LogContext {
      */
     public String remoteAddr() {
         if (remoteAddr == null) {
-            remoteAddr = addrWithoutPort(c.addrText);
+            remoteAddr = addrWithoutPort(c.addrText());
         }
         return remoteAddr;
     }
@@ -221,7 +221,7 @@ public final class HttpConnection implements SocketIo.LogContext {
      * @return the port
      */
     public int remotePort() {
-        String t = c.addrText;
+        String t = c.addrText();
         if (t == null || t.startsWith("unix:")) {
             return 0;
         }
