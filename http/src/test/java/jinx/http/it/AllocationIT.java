@@ -112,7 +112,8 @@ class AllocationIT {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             socket.setSoTimeout(10_000);
             socket.setTcpNoDelay(true);
-            request = ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nUser-Agent: AllocationIT\r\n"
+            // as wrk sends it: a Host with the port, which the server cuts off
+            request = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUser-Agent: AllocationIT\r\n"
                 + "Accept: */*\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
             out = socket.getOutputStream();
             input = socket.getInputStream();
