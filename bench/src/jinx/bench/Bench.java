@@ -198,12 +198,17 @@ public final class Bench {
         return r;
     }
 
+    /** Rounds of the slow scenarios (idle connections, reload): two in --quick mode, to stay under two minutes. */
+    private int slowRounds() {
+        return quick ? Math.min(rounds, 2) : rounds;
+    }
+
     private void idle(Scenario s, Server[] pair) throws Exception {
         Figures[] f = {new Figures(), new Figures()};
         for (int i = 0; i < 2; i++) {
             Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
         }
-        for (int r = 0; r < rounds; r++) {
+        for (int r = 0; r < slowRounds(); r++) {
             for (int k = 0; k < 2; k++) {
                 int i = (r + k) % 2;
                 long before = pair[i].rssWorkersKb();
@@ -230,13 +235,13 @@ public final class Bench {
         for (int i = 0; i < 2; i++) {
             Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
         }
-        for (int r = 0; r < rounds; r++) {
+        for (int r = 0; r < slowRounds(); r++) {
             for (int k = 0; k < 2; k++) {
                 int i = (r + k) % 2;
                 // the workers a reload started run cold code: warm them before the steady window
                 pair[i].awaitWorkers(60);
                 if (r > 0) {
-                    Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
+                    Wrk.run(url(s, pair[i]), s.threads(), s.connections(), quick ? 1 : warmup, s.headers());
                 }
                 measure(s, pair[i], s.headers(), duration, steady[i]);
                 pair[i].reload();
