@@ -55,4 +55,30 @@ public final class HeadersIn {
     public static final int CONNECTION_CLOSE = 1;
     /** {@link #connectionType}: keep-alive. */
     public static final int CONNECTION_KEEP_ALIVE = 2;
+
+    /** Makes the headers as a new request's are (the core reuses request objects). */
+    void clear() {
+        headers.recycle();
+        server = null;
+        contentLengthN = -1;
+        chunked = false;
+        connectionType = 0;
+        host = null;
+        contentLength = null;
+        transferEncoding = null;
+        connection = null;
+        expect = null;
+        ifModifiedSince = null;
+        ifUnmodifiedSince = null;
+        ifMatch = null;
+        ifNoneMatch = null;
+        range = null;
+        ifRange = null;
+        userAgent = null;
+        referer = null;
+        contentType = null;
+        authorization = null;
+        cookie = null;
+        xForwardedFor = null;
+    }
 }

@@ -36,4 +36,23 @@ public final class HeadersOut {
     public HttpHeaders.Entry cacheControl;
     /** The {@code WWW-Authenticate} line, or null. */
     public HttpHeaders.Entry wwwAuthenticate;
+
+    /** Makes the headers as a new request's are (the core reuses request objects). */
+    void clear() {
+        headers.recycle();
+        status = 0;
+        statusLine = null;
+        contentType = null;
+        charset = null;
+        contentLengthN = -1;
+        lastModifiedTime = -1;
+        location = null;
+        etag = null;
+        contentEncoding = null;
+        acceptRanges = null;
+        contentRange = null;
+        expires = null;
+        cacheControl = null;
+        wwwAuthenticate = null;
+    }
 }

@@ -27,12 +27,61 @@ public final class HttpHeaders {
 
         Entry(String name, String value) {
             this.name = name;
-            this.lowcaseName = name.toLowerCase(Locale.ROOT);
+            this.lowcaseName = lower(name);
             this.value = value;
         }
     }
 
+    /** A name and its lower case, remembered (response headers are added by the same few names). */
+    private record Lower(String name, String lower) {
+    }
+
+    /** Lower-cased names, a direct-mapped table; racy reads see whole records or null. */
+    private static final Lower[] LOWER = new Lower[512];
+
+    private static String lower(String name) {
+        int slot = name.hashCode() & (LOWER.length - 1);
+        Lower l = LOWER[slot];
+        if (l != null && l.name.equals(name)) {
+            return l.lower;
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        LOWER[slot] = new Lower(name, lower);
+        return lower;
+    }
+
     private final List<Entry> entries = new ArrayList<>();
+    /** Entries of this table's previous use, taken again by {@link #add} for the same name (the same string). */
+    private final ArrayList<Entry> spare = new ArrayList<>();
+    /** At most this many spare entries are kept. */
+    private static final int MAX_SPARE = 32;
+
+    private Entry spare(String name) {
+        for (int i = spare.size() - 1; i >= 0; i--) {
+            Entry e = spare.get(i);
+            if (e.name == name) {
+                spare.remove(i);
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Empties the table for the next request of a reused request object, keeping its entries for {@link #add}:
+     * request and response headers repeat their names request after request, and the parser gives a repeated name
+     * as the same string.
+     */
+    void recycle() {
+        for (int i = 0, n = entries.size(); i < n && spare.size() < MAX_SPARE; i++) {
+            Entry e = entries.get(i);
+            e.value = null;
+            e.removed = false;
+            e.next = null;
+            spare.add(e);
+        }
+        entries.clear();
+    }
 
     /**
      * Appends a line.
@@ -42,7 +91,12 @@ public final class HttpHeaders {
      * @return the new line
      */
     public Entry add(String name, String value) {
-        Entry e = new Entry(name, value);
+        Entry e = spare(name);
+        if (e == null) {
+            e = new Entry(name, value);
+        } else {
+            e.value = value;
+        }
         Entry first = entry(e.lowcaseName);
         if (first != null) {
             Entry last = first;
@@ -62,7 +116,8 @@ public final class HttpHeaders {
      * @return the line, or null
      */
     public Entry entry(String name) {
-        for (Entry e : entries) {
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            Entry e = entries.get(i);
             if (!e.removed && e.lowcaseName.equalsIgnoreCase(name)) {
                 return e;
             }
@@ -87,7 +142,8 @@ public final class HttpHeaders {
      * @param name the name
      */
     public void remove(String name) {
-        for (Entry e : entries) {
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            Entry e = entries.get(i);
             if (e.lowcaseName.equalsIgnoreCase(name)) {
                 e.removed = true;
             }

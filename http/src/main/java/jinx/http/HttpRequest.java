@@ -113,6 +113,39 @@ public abstract class HttpRequest {
     public int uriChanges = 11;
 
     /**
+     * Makes this request as a new one is, for the core, which reuses request objects: every field of this class
+     * back to its initial value and the header tables emptied. Modules never call it.
+     */
+    protected void clearForReuse() {
+        method = UNKNOWN;
+        methodName = null;
+        httpVersion = 0;
+        httpProtocol = null;
+        requestLine = null;
+        unparsedUri = null;
+        uri = null;
+        args = "";
+        exten = "";
+        schema = null;
+        hostInLine = null;
+        headersIn.clear();
+        headersOut.clear();
+        headerOnly = false;
+        keepalive = false;
+        lingeringClose = false;
+        internal = false;
+        headerSent = false;
+        errorPage = false;
+        chunkedAllowed = true;
+        chunked = false;
+        allowRanges = false;
+        singleRange = false;
+        requestLength = 0;
+        startMsec = 0;
+        uriChanges = 11;
+    }
+
+    /**
      * Returns the client connection.
      *
      * @return the connection

@@ -1,5 +1,7 @@
 package jinx.kernel;
 
+import jinx.kernel.os.SockAddr;
+
 /**
  * A connection slot: nginx's {@code ngx_connection_t}. A loop builds {@code worker_connections} of them once,
  * each with its read and write event, and lends them out; a slot's {@link #fd()} is -1 while it is free. Its
@@ -37,8 +39,8 @@ public final class Connection {
     public long number;
     /** The log to write about this connection. */
     public ErrorLog log;
-    /** The peer's address as nginx prints it ({@code 127.0.0.1:50000}), or null. */
-    public String addrText;
+    /** The peer's address, its text made when first asked for ({@link #addrText()}). */
+    private final SockAddr.Peer peer = new SockAddr.Peer();
     /** Requests served on this connection. */
     public int requests;
     /** Bytes sent. */
@@ -47,6 +49,44 @@ public final class Connection {
     public boolean close;
     /** Waiting idle (between keep-alive requests). */
     public boolean idle;
+    /**
+     * Returns the peer's address as nginx prints it ({@code 127.0.0.1:50000}, {@code unix:}), made on the first
+     * call: accepting a connection makes no text.
+     *
+     * @return the address, or null
+     */
+    public String addrText() {
+        return peer.text();
+    }
+
+    /**
+     * Sets the peer's address text (a connection made without a socket address).
+     *
+     * @param text the text, or null
+     */
+    public void addrText(String text) {
+        peer.text(text);
+    }
+
+    /**
+     * Sets the peer's address from the native {@code struct sockaddr} {@code accept4()} filled in.
+     *
+     * @param sockaddr the address
+     * @param length its length
+     */
+    public void peer(long sockaddr, int length) {
+        peer.read(sockaddr, length);
+    }
+
+    /**
+     * Tells whether the peer is a UNIX-domain socket, without making an inet peer's text.
+     *
+     * @return true for {@code unix:}
+     */
+    public boolean unixPeer() {
+        return peer.isUnix();
+    }
+
     /** The connection's handlers have finished with it. */
     public boolean destroyed;
     /** A read or write timed out. */
@@ -167,7 +207,7 @@ public final class Connection {
         listening = null;
         number = 0;
         log = connectionLog;
-        addrText = null;
+        peer.text(null);
         requests = 0;
         sent = 0;
         close = false;

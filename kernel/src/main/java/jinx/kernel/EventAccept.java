@@ -6,7 +6,6 @@ import jinx.kernel.os.Errors;
 import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Platform;
-import jinx.kernel.os.SockAddr;
 import jinx.kernel.os.Sockets;
 import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.EventActions;
@@ -109,7 +108,10 @@ final class EventAccept {
         Connection lc = ev.connection();
         Listening ls = lc.listening;
         ev.available = settings.multiAccept() ? 1 : 0;
-        debug(ev.log, "accept on " + ls.addrText() + ", ready: " + ev.available);
+        if (ev.log != null && ev.log.isEnabled(LogLevel.DEBUG)) {
+            // the text only when it is logged: accepting makes no object
+            debug(ev.log, "accept on " + ls.addrText() + ", ready: " + ev.available);
+        }
         do {
             int s;
             try {
@@ -135,9 +137,9 @@ final class EventAccept {
             // a new socket can be written to at once: nginx's ngx_event_accept() sets wev->ready
             c.write.ready = true;
             c.number = loop.nextConnectionNumber();
-            c.addrText = SockAddr.decode(sockaddr, NativeMemory.getInt(socklen)).toString();
+            c.peer(sockaddr, NativeMemory.getInt(socklen));
             if (c.log.isEnabled(LogLevel.DEBUG)) {
-                c.log.log(LogLevel.DEBUG, c.number, "accept: " + c.addrText + " fd:" + s);
+                c.log.log(LogLevel.DEBUG, c.number, "accept: " + c.addrText() + " fd:" + s);
             }
             ls.handler.accept(c);
         } while (ev.available > 0);

@@ -104,7 +104,7 @@ public final class MemoryConnection implements ConnectionIo {
         Connection c = mc.c;
         c.listening = ls;
         c.number = loop.nextConnectionNumber();
-        c.addrText = addrText;
+        c.addrText(addrText);
         if (c.log.isEnabled(LogLevel.DEBUG)) {
             c.log.log(LogLevel.DEBUG, c.number, "accept: " + addrText + " in memory");
         }

@@ -162,7 +162,7 @@ class MemoryConnectionTest {
         MemoryConnection a = MemoryConnection.accept(loop, ls, "unix:");
         assertEquals(List.of(a.connection()), accepted);
         assertSame(ls, a.connection().listening);
-        assertEquals("unix:", a.connection().addrText);
+        assertEquals("unix:", a.connection().addrText());
         assertEquals(1, a.connection().number);
         assertTrue(a.connection().write.ready);
     }

@@ -7,6 +7,10 @@ import jinx.kernel.BufChain;
  * A body filter: it sees the response body as it is produced, a chain of buffers at a time, and passes what it
  * makes of it to the next filter. nginx's {@code ngx_http_output_body_filter_pt}; the chain is built once, at
  * configuration time. A buffer marked {@code last} ends the body.
+ *
+ * <p>The links of the chain a filter is given belong to its caller, which may reuse them once the call returns; a
+ * filter that keeps buffers for later links them into chain links of its own, as nginx's
+ * {@code ngx_chain_add_copy()} does.
  */
 @FunctionalInterface
 public interface BodyFilter {

@@ -226,6 +226,18 @@ final class JinxServer implements AutoCloseable {
      *
      * @throws Exception when interrupted
      */
+    /**
+     * Returns the id of the thread that runs the loop, asked on that thread.
+     *
+     * @return the thread's id
+     * @throws Exception when the loop does not answer within 5 s
+     */
+    long loopThreadId() throws Exception {
+        java.util.concurrent.CompletableFuture<Long> id = new java.util.concurrent.CompletableFuture<>();
+        process.loop().notify(() -> id.complete(Thread.currentThread().getId()));
+        return id.get(5, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() throws Exception {
         try {

@@ -150,7 +150,28 @@ public final class Files {
         }
     }
 
+    /** A path and its C string, never written after they are made. */
+    private record CPath(String path, byte[] bytes) {
+    }
+
+    /**
+     * C strings of paths opened lately, a direct-mapped table keyed by the path string's identity, shared by threads
+     * (records are immutable, a race costs a miss): a server opens the same files again and again.
+     */
+    private static final CPath[] C_PATHS = new CPath[512];
+
     private static byte[] cString(String path) {
+        int slot = System.identityHashCode(path) & (C_PATHS.length - 1);
+        CPath c = C_PATHS[slot];
+        if (c != null && c.path == path) {
+            return c.bytes;
+        }
+        byte[] b = newCString(path);
+        C_PATHS[slot] = new CPath(path, b);
+        return b;
+    }
+
+    private static byte[] newCString(String path) {
         if (path.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("a path with a NUL byte");
         }

@@ -3,6 +3,8 @@ package jinx.kernel.os;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -326,6 +328,84 @@ public final class SockAddr {
             throw new IllegalArgumentException("invalid port");
         }
         return port;
+    }
+
+    /**
+     * An accepted peer's address kept as numbers, so that accepting makes no object: its text is made when first
+     * asked for ({@link #text()}). An instance is meant to be owned by a connection slot and filled again for every
+     * connection it holds.
+     */
+    public static final class Peer {
+        private int family;
+        private long high;
+        private long low;
+        private int port;
+        private int scopeId;
+        private String text;
+
+        /**
+         * Reads a native {@code struct sockaddr}: an inet one into numbers, any other (a UNIX-domain peer) into its
+         * text at once.
+         *
+         * @param address the sockaddr
+         * @param length its length as the kernel gave it
+         */
+        public void read(long address, int length) {
+            int f = (int) NativeMemory.getUnsigned(address + SIN_FAMILY, SIZEOF_SA_FAMILY_T);
+            text = null;
+            if (f == Platform.AF_INET) {
+                family = f;
+                low = NativeMemory.getInt(address + SIN_ADDR) & 0xffffffffL;
+                port = SockAddr.getPort(address + SIN_PORT);
+            } else if (f == Platform.AF_INET6) {
+                family = f;
+                high = NativeMemory.getLong(address + SIN6_ADDR);
+                low = NativeMemory.getLong(address + SIN6_ADDR + 8);
+                port = SockAddr.getPort(address + SIN6_PORT);
+                scopeId = NativeMemory.getInt(address + SIN6_SCOPE_ID);
+            } else {
+                family = 0;
+                text = decode(address, length).toString();
+            }
+        }
+
+        /**
+         * Sets the text directly (a connection without a socket address).
+         *
+         * @param addrText the text, or null
+         */
+        public void text(String addrText) {
+            family = 0;
+            text = addrText;
+        }
+
+        /**
+         * Returns the address as nginx prints it ({@code 127.0.0.1:50000}, {@code [::1]:50000}, {@code unix:}),
+         * made on the first call.
+         *
+         * @return the text, or null when none was read or set
+         */
+        public String text() {
+            if (text == null && family != 0) {
+                ByteBuffer b = ByteBuffer.allocate(family == Platform.AF_INET ? 4 : 16).order(ByteOrder.nativeOrder());
+                if (family == Platform.AF_INET) {
+                    b.putInt((int) low);
+                } else {
+                    b.putLong(high).putLong(low);
+                }
+                text = new SockAddr(family, b.array(), port, family == Platform.AF_INET ? 0 : scopeId, null).toString();
+            }
+            return text;
+        }
+
+        /**
+         * Tells whether the peer is a UNIX-domain socket's, without making an inet peer's text.
+         *
+         * @return true for {@code unix:}
+         */
+        public boolean isUnix() {
+            return family == 0 && text != null && text.startsWith("unix:");
+        }
     }
 
     private static int getPort(long address) {

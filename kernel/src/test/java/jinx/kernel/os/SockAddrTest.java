@@ -128,4 +128,23 @@ class SockAddrTest {
             assertThrows(IllegalArgumentException.class, () -> SockAddr.decode(sa, 16));
         }
     }
+
+    @ParameterizedTest
+    @CsvSource({"127.0.0.1:8080", "10.1.2.3:1", "[::1]:65535", "[fe80::1%2]:80", "[::ffff:10.0.0.1]:9",
+                "[2001:db8::ff00:42:8329]:443", "unix:/tmp/jinx.sock"})
+    void aPeerKeptAsNumbersPrintsAsTheDecodedAddress(String text) {
+        SockAddr a = SockAddr.parse(text);
+        try (NativeMemory mem = new NativeMemory()) {
+            long sa = mem.allocate(Platform.SIZEOF_SOCKADDR_STORAGE);
+            int len = a.encode(sa);
+            SockAddr.Peer peer = new SockAddr.Peer();
+            peer.read(sa, len);
+            // the text is made later, from the numbers: the sockaddr may be overwritten by the next accept
+            NativeMemory.fill(sa, Platform.SIZEOF_SOCKADDR_STORAGE, (byte) 0x55);
+            assertEquals(SockAddr.parse(text).toString(), peer.text());
+            assertEquals(a.isUnix(), peer.isUnix());
+            peer.text(null);
+            assertEquals(null, peer.text());
+        }
+    }
 }

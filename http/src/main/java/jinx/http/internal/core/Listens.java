@@ -243,7 +243,7 @@ final class Listens {
                 return;
             }
             if (c.log != null) {
-                c.log.log(LogLevel.ALERT, c.number, "no http connection handler, closing " + c.addrText);
+                c.log.log(LogLevel.ALERT, c.number, "no http connection handler, closing " + c.addrText());
             }
             c.close();
         };

@@ -7,6 +7,7 @@ import jinx.http.HttpHeaders;
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
 import jinx.http.internal.core.HttpCoreSrvConf;
+import jinx.http.internal.request.BufferPool;
 import jinx.http.internal.request.CoreRequest;
 import jinx.http.internal.variables.RequestFacts;
 import jinx.http.internal.variables.TimeFormats;
@@ -46,6 +47,8 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     private String serverBuild;
     private WriteFilterModule output;
     private BodyFilter.Next writer;
+    /** {@link #writer} is the write filter itself, which copies the links it is given. */
+    private boolean ownWriter;
 
     /**
      * The module, as {@code ServiceLoader} makes it; {@link #postconfiguration} completes it.
@@ -107,6 +110,7 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         }
         output = write;
         writer = write::write;
+        ownWriter = true;
         cf.addHeaderFilter((r, next) -> filter(r));
     }
 
@@ -119,6 +123,9 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         String impl = HeaderFilterModule.class.getPackage().getImplementationVersion();
         return impl != null ? impl : "unknown";
     }
+
+    /** Each loop's header text, reused: the header is copied into output memory before the filter returns. */
+    private static final ThreadLocal<StringBuilder> BUILDER = ThreadLocal.withInitial(() -> new StringBuilder(512));
 
     /**
      * The header filter: nginx's {@code ngx_http_header_filter()}.
@@ -141,7 +148,8 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         if (h.lastModifiedTime != -1 && h.status != 200 && h.status != 206 && h.status != 304) {
             h.lastModifiedTime = -1;
         }
-        StringBuilder sb = new StringBuilder(256);
+        StringBuilder sb = BUILDER.get();
+        sb.setLength(0);
         sb.append("HTTP/1.1 ").append(statusLine(r)).append(CRLF);
         HttpCoreLocConf clcf = CoreConfs.loc(r);
         headers(r, h, clcf, sb);
@@ -157,7 +165,15 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         if (r instanceof CoreRequest cr) {
             cr.headerSize = sb.length();
         }
-        return writer.filter(r, BufChain.of(b));
+        if (!ownWriter) {
+            return writer.filter(r, BufChain.of(b));
+        }
+        // the write filter copies the links it is given: this one goes back to the loop's pool at once
+        BufferPool pool = BufferPool.current();
+        BufChain cl = pool.link(b);
+        int rc = writer.filter(r, cl);
+        pool.free(cl);
+        return rc;
     }
 
     /** The status line without the protocol; a 204 or 304 makes the response header only, as in nginx. */
@@ -199,7 +215,7 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
             sb.append("Content-Length: ").append(h.contentLengthN).append(CRLF);
         }
         if (h.lastModifiedTime != -1) {
-            sb.append("Last-Modified: ").append(TimeFormats.http(h.lastModifiedTime)).append(CRLF);
+            sb.append("Last-Modified: ").append(httpTime(h.lastModifiedTime)).append(CRLF);
         }
         HttpHeaders.Entry absolute = absoluteLocation(r, h, clcf);
         if (absolute != null) {
@@ -224,11 +240,29 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
             // a Location kept only in headersOut.location goes first among the others (nginx lists it there)
             line(sb, loc);
         }
-        for (HttpHeaders.Entry e : entries) {
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            HttpHeaders.Entry e = entries.get(i);
             if (!e.removed && e != absolute) {
                 line(sb, e);
             }
         }
+    }
+
+    /** A time and its HTTP text. */
+    private record Time(long sec, String text) {
+    }
+
+    /** Last-Modified texts made lately, a direct-mapped table: a file served again gets the same string. */
+    private static final Time[] TIMES = new Time[256];
+
+    private static String httpTime(long sec) {
+        int slot = (int) (sec & (TIMES.length - 1));
+        Time t = TIMES[slot];
+        if (t == null || t.sec != sec) {
+            t = new Time(sec, TimeFormats.http(sec));
+            TIMES[slot] = t;
+        }
+        return t.text;
     }
 
     private static void line(StringBuilder sb, HttpHeaders.Entry e) {
@@ -236,8 +270,8 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     }
 
     private static boolean contains(List<HttpHeaders.Entry> entries, HttpHeaders.Entry e) {
-        for (HttpHeaders.Entry x : entries) {
-            if (x == e) {
+        for (int i = 0, n = entries.size(); i < n; i++) {
+            if (entries.get(i) == e) {
                 return true;
             }
         }

@@ -10,10 +10,12 @@ import jinx.kernel.Buf;
  * {@link BufferPool}: nginx takes them from the request's pool and frees them with it; here the write filter
  * gives one back as soon as the socket has taken all of it.
  */
-final class OutBufs {
+public final class OutBufs {
 
     /** The tag of a buffer {@link #temp(int)} made. */
     static final Object TAG = new Object();
+    /** The tag of a descriptor from {@link #descriptor}: the write filter gives the object back, not memory. */
+    static final Object DESCRIPTOR_TAG = new Object();
 
     private static final int MIN = 32;
 
@@ -27,14 +29,15 @@ final class OutBufs {
      * @param size the bytes needed
      * @return the buffer
      */
-    static Buf temp(int size) {
+    public static Buf temp(int size) {
         int cap = MIN;
         while (cap < size) {
             cap <<= 1;
         }
-        ByteBuffer mem = BufferPool.current().get(cap);
+        BufferPool pool = BufferPool.current();
+        ByteBuffer mem = pool.get(cap);
         mem.clear();
-        Buf b = new Buf();
+        Buf b = pool.buf();
         b.mem = mem;
         b.temporary = true;
         b.tag = TAG;
@@ -42,15 +45,31 @@ final class OutBufs {
     }
 
     /**
-     * Gives a buffer {@link #temp(int)} made back to the pool; other buffers are left alone.
+     * Releases a buffer of {@link #temp} and gives its descriptor back too: for the write filter, the last holder.
      *
-     * @param b the buffer, no longer in any chain
+     * @param pool the loop's pool
+     * @param b the buffer
      */
-    static void release(Buf b) {
+    static void free(BufferPool pool, Buf b) {
         if (b.tag == TAG && b.mem != null) {
-            BufferPool.current().release(b.mem);
-            b.mem = null;
+            pool.release(b.mem);
+            pool.free(b);
+        } else if (b.tag == DESCRIPTOR_TAG) {
+            pool.free(b);
         }
+    }
+
+    /**
+     * A buffer descriptor from the loop's pool for memory or a file the caller owns, given back by the write filter
+     * once sent: the last holder of a response's buffers.
+     *
+     * @param pool the loop's pool
+     * @return the descriptor, empty
+     */
+    public static Buf descriptor(BufferPool pool) {
+        Buf b = pool.buf();
+        b.tag = DESCRIPTOR_TAG;
+        return b;
     }
 
     /**

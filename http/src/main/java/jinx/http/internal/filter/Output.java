@@ -22,6 +22,15 @@ public final class Output {
     Output() {
     }
 
+    /** Makes the state as new, for a reused request object. */
+    void reset() {
+        out = null;
+        outTail = null;
+        limitRate = -1;
+        limitRateAfter = -1;
+        headerSize = 0;
+    }
+
     /**
      * Returns the size of the status line and headers: nginx's {@code r->header_size}, for
      * {@code $body_bytes_sent}.

@@ -2,6 +2,7 @@ package jinx.http.internal.filter;
 
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.request.BufferPool;
 import jinx.http.internal.request.CoreRequest;
 import jinx.http.internal.request.HttpConnection;
 import jinx.http.spi.HttpConfig;
@@ -108,7 +109,16 @@ public final class WriteFilterModule implements JinxModule, HttpModule {
         if (o instanceof Output out) {
             return out;
         }
-        Output out = new Output();
+        Output out;
+        if (r instanceof CoreRequest cr && cr.writeState instanceof Output kept) {
+            out = kept;
+            out.reset();
+        } else {
+            out = new Output();
+            if (r instanceof CoreRequest cr) {
+                cr.writeState = out;
+            }
+        }
         r.ctx(i, out);
         return out;
     }
@@ -146,7 +156,7 @@ public final class WriteFilterModule implements JinxModule, HttpModule {
         // add the new chain to the existent one
         for (BufChain ln = in; ln != null; ln = ln.next) {
             Buf b = ln.buf;
-            BufChain cl = new BufChain(b, null);
+            BufChain cl = BufferPool.current().link(b);
             if (o.outTail == null) {
                 o.out = cl;
             } else {
@@ -290,8 +300,12 @@ public final class WriteFilterModule implements JinxModule, HttpModule {
 
     /** Drops the links sent, giving the filters' own buffers back; {@code rest} becomes the pending output. */
     private static void free(Output o, BufChain rest) {
-        for (BufChain cl = o.out; cl != null && cl != rest; cl = cl.next) {
-            OutBufs.release(cl.buf);
+        BufferPool pool = BufferPool.current();
+        BufChain next;
+        for (BufChain cl = o.out; cl != null && cl != rest; cl = next) {
+            next = cl.next;
+            OutBufs.free(pool, cl.buf);
+            pool.free(cl);
         }
         o.out = rest;
         if (rest == null) {

@@ -6,6 +6,8 @@ import jinx.http.HeadersOut;
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
 import jinx.http.internal.filter.CoreConfs;
+import jinx.http.internal.filter.OutBufs;
+import jinx.http.internal.request.BufferPool;
 import jinx.http.internal.request.CoreRequest;
 import jinx.http.spi.ComplexValue;
 import jinx.kernel.Buf;
@@ -72,8 +74,25 @@ final class CoreOutput {
             return;
         }
         HeadersOut h = r.headersOut;
-        h.etag = h.headers.add("ETag", "\"" + Long.toHexString(h.lastModifiedTime) + "-"
-            + Long.toHexString(h.contentLengthN) + "\"");
+        h.etag = h.headers.add("ETag", etag(h.lastModifiedTime, h.contentLengthN));
+    }
+
+    /** An entity tag made for a modification time and a length. */
+    private record Etag(long mtime, long length, String value) {
+    }
+
+    /** Entity tags made lately, a direct-mapped table: a file served again gets the same string. */
+    private static final Etag[] ETAGS = new Etag[256];
+
+    private static String etag(long mtime, long length) {
+        int slot = (int) ((mtime * 31 + length) & (ETAGS.length - 1));
+        Etag e = ETAGS[slot];
+        if (e != null && e.mtime == mtime && e.length == length) {
+            return e.value;
+        }
+        String value = "\"" + Long.toHexString(mtime) + "-" + Long.toHexString(length) + "\"";
+        ETAGS[slot] = new Etag(mtime, length, value);
+        return value;
     }
 
     /**
@@ -155,14 +174,19 @@ final class CoreOutput {
         }
         r.headersOut.contentLengthN = val.length();
         setContentType(r);
-        Buf b = memory(val);
-        b.last = true;
-        b.lastInChain = true;
         rc = r.sendHeader();
         if (rc == Rc.ERROR || rc > Rc.OK || r.headerOnly) {
             return rc;
         }
-        return r.outputFilter(BufChain.of(b));
+        // made once the header is out: a header-only response never takes pooled memory it would not give back
+        Buf b = text(val);
+        b.last = true;
+        b.lastInChain = true;
+        BufferPool pool = BufferPool.current();
+        BufChain cl = pool.link(b);
+        rc = r.outputFilter(cl);
+        pool.free(cl);
+        return rc;
     }
 
     /**
@@ -225,6 +249,30 @@ final class CoreOutput {
             b.put((byte) text.charAt(i));
         }
         return Buf.of(b.flip());
+    }
+
+    /** Texts up to this length are copied into the loop's pooled output memory. */
+    private static final int MAX_POOLED_TEXT = 4096;
+
+    /**
+     * A buffer holding a response's text, for the write filter to release once sent: pooled output memory for a
+     * short text (a copy is cheaper than new direct memory per response), else {@link #memory(String)}.
+     *
+     * @param text the text
+     * @return the buffer
+     */
+    static Buf text(String text) {
+        int n = text.length();
+        if (n > MAX_POOLED_TEXT) {
+            return memory(text);
+        }
+        Buf b = OutBufs.temp(n);
+        ByteBuffer mem = b.mem;
+        for (int i = 0; i < n; i++) {
+            mem.put((byte) text.charAt(i));
+        }
+        mem.flip();
+        return b;
     }
 
     /**

@@ -83,9 +83,10 @@ record OpenFile(int fd, long size, long mtime, boolean isDir, boolean isFile, in
         if (st.isDirectory() || !keep) {
             close(r, fd, path);
             fd = -1;
-        } else if (r instanceof CoreRequest cr) {
-            int own = fd;
-            cr.addCleanup(() -> close(r, own, path));
+        }
+        if (fd != -1 && r instanceof CoreRequest cr) {
+            // a descriptor and a name kept by the request: no closure per request, and this record does not escape
+            cr.addFileCleanup(fd, path);
         }
         return new OpenFile(fd, st.size(), st.mtimeSec(), st.isDirectory(), st.isRegular(), 0, null);
     }

@@ -168,8 +168,9 @@ public final class RewriteModule implements JinxModule, HttpModule {
             return Rc.DECLINED;
         }
         RewriteCode.Engine e = new RewriteCode.Engine(r, rlcf.log == 1);
-        for (RewriteCode code : rlcf.codes) {
-            if (!code.run(e)) {
+        List<RewriteCode> codes = rlcf.codes;
+        for (int i = 0, n = codes.size(); i < n; i++) {
+            if (!codes.get(i).run(e)) {
                 break;
             }
         }

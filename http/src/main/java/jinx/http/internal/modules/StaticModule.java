@@ -3,6 +3,8 @@ package jinx.http.internal.modules;
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
 import jinx.http.internal.filter.CoreConfs;
+import jinx.http.internal.filter.OutBufs;
+import jinx.http.internal.request.BufferPool;
 import jinx.http.internal.request.CoreRequest;
 import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
@@ -120,7 +122,8 @@ public final class StaticModule implements JinxModule, HttpModule {
         if (rc == Rc.ERROR || rc > Rc.OK || r.headerOnly) {
             return rc;
         }
-        Buf b = new Buf();
+        BufferPool pool = BufferPool.current();
+        Buf b = OutBufs.descriptor(pool);
         b.fileFd = of.fd();
         b.fileName = path;
         b.filePos = 0;
@@ -128,7 +131,10 @@ public final class StaticModule implements JinxModule, HttpModule {
         b.inFile = of.size() > 0;
         b.last = true;
         b.lastInChain = true;
-        return r.outputFilter(BufChain.of(b));
+        BufChain cl = pool.link(b);
+        int result = r.outputFilter(cl);
+        pool.free(cl);
+        return result;
     }
 
     /** The status and log line of a file that could not be opened, as nginx's switch on {@code of.err}. */

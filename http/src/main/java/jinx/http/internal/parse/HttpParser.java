@@ -241,7 +241,7 @@ public final class HttpParser {
 
     /**
      * Makes a string of the bytes {@code start..end} of a buffer, one char per byte (ISO-8859-1), without
-     * touching the buffer's position.
+     * touching the buffer's position. Repeated byte sequences give the same string ({@link StringCache}).
      *
      * @param b the buffer
      * @param start the first byte
@@ -249,9 +249,7 @@ public final class HttpParser {
      * @return the string
      */
     public static String string(ByteBuffer b, int start, int end) {
-        byte[] a = new byte[end - start];
-        b.get(start, a);
-        return new String(a, StandardCharsets.ISO_8859_1);
+        return StringCache.string(b, start, end);
     }
 
     /**
@@ -311,7 +309,7 @@ public final class HttpParser {
     public static String lowcaseHeaderName(HttpParseState r, ByteBuffer b) {
         int len = r.headerNameEnd - r.headerNameStart;
         if (len == r.lowcaseIndex) {
-            return new String(r.lowcaseHeader, 0, len, StandardCharsets.ISO_8859_1);
+            return StringCache.string(r.lowcaseHeader, len);
         }
         byte[] a = new byte[len];
         for (int i = 0; i < len; i++) {

@@ -5,6 +5,9 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
+import jinx.kernel.Buf;
+import jinx.kernel.BufChain;
+
 /**
  * Direct buffers for request headers, reused: one pool per loop thread (a loop is one thread, so the pool needs no
  * lock). nginx allocates {@code c->buffer} and the large header buffers from the connection's pool and frees them
@@ -24,8 +27,16 @@ public final class BufferPool {
 
     /** nginx's {@code NGX_HTTP_LINGERING_BUFFER_SIZE}: what lingering close reads into, and drops. */
     static final int SCRATCH_SIZE = 4096;
+    /** How many freed requests a loop keeps for reuse. */
+    static final int MAX_REQUESTS = 64;
 
     private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
+    @SuppressWarnings("unchecked")
+    private final ArrayDeque<ByteBuffer>[] bySize = new ArrayDeque[32];
+    /** Freed requests: a loop serves one request at a time per connection, so a few cover its connections. */
+    private final ArrayDeque<CoreRequest> requests = new ArrayDeque<>();
+    private final ArrayDeque<BufChain> links = new ArrayDeque<>();
+    private final ArrayDeque<Buf> bufs = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_SIZE);
     private final long scratchAddress = jinx.kernel.os.NativeMemory.address(scratch);
     private long allocated;
@@ -47,7 +58,7 @@ public final class BufferPool {
      * @return the buffer
      */
     public ByteBuffer get(int size) {
-        ArrayDeque<ByteBuffer> list = free.get(size);
+        ArrayDeque<ByteBuffer> list = list(size);
         ByteBuffer b = list == null ? null : list.pollFirst();
         if (b == null) {
             b = ByteBuffer.allocateDirect(size);
@@ -68,7 +79,14 @@ public final class BufferPool {
             return;
         }
         out--;
-        ArrayDeque<ByteBuffer> list = free.computeIfAbsent(b.capacity(), k -> new ArrayDeque<>());
+        ArrayDeque<ByteBuffer> list = list(b.capacity());
+        if (list == null) {
+            list = new ArrayDeque<>();
+            free.put(b.capacity(), list);
+            if (Integer.bitCount(b.capacity()) == 1) {
+                bySize[Integer.numberOfTrailingZeros(b.capacity())] = list;
+            }
+        }
         if (list.size() < MAX_IDLE) {
             list.addFirst(b);
         }
@@ -80,6 +98,106 @@ public final class BufferPool {
      *
      * @return the buffer, cleared
      */
+    /** The free list of a size: power-of-two sizes, the output and header buffers, without boxing the size. */
+    private ArrayDeque<ByteBuffer> list(int size) {
+        if (Integer.bitCount(size) == 1) {
+            return bySize[Integer.numberOfTrailingZeros(size)];
+        }
+        return free.get(size);
+    }
+
+    /**
+     * A request for {@code hc}: a freed one kept by {@link #recycle}, made new again, or a new one.
+     *
+     * @param hc the connection
+     * @return the request
+     */
+    CoreRequest request(HttpConnection hc) {
+        CoreRequest r = requests.pollFirst();
+        if (r != null && r.fits(hc)) {
+            return r.reuse(hc);
+        }
+        return new CoreRequest(hc);
+    }
+
+    /**
+     * Keeps a freed request for reuse by a later {@link #request}. Called once nothing will make a request of the
+     * connection before the loop's next event: the code that freed the request may still read it until it returns.
+     *
+     * @param r the freed request
+     */
+    void recycle(CoreRequest r) {
+        if (r.fits(r.hc) && requests.size() < MAX_REQUESTS && !requests.contains(r)) {
+            requests.addFirst(r);
+        }
+    }
+
+    /**
+     * A chain link holding {@code b}, from this loop's free links: the write filter's links live until sent.
+     *
+     * @param b the buffer
+     * @return the link, its {@code next} null
+     */
+    public BufChain link(Buf b) {
+        BufChain cl = links.pollFirst();
+        if (cl == null) {
+            return new BufChain(b, null);
+        }
+        cl.buf = b;
+        return cl;
+    }
+
+    /**
+     * Gives a link back; nobody may hold it.
+     *
+     * @param cl the link
+     */
+    public void free(BufChain cl) {
+        cl.buf = null;
+        cl.next = null;
+        if (links.size() < MAX_IDLE) {
+            links.addFirst(cl);
+        }
+    }
+
+    /**
+     * An empty buffer descriptor from this loop's free ones, as {@code new Buf()} makes it.
+     *
+     * @return the descriptor
+     */
+    public Buf buf() {
+        Buf b = bufs.pollFirst();
+        return b == null ? new Buf() : b;
+    }
+
+    /**
+     * Gives a buffer descriptor back, made empty; nobody may hold it.
+     *
+     * @param b the descriptor
+     */
+    public void free(Buf b) {
+        b.mem = null;
+        b.fileFd = -1;
+        b.fileName = null;
+        b.filePos = 0;
+        b.fileLast = 0;
+        b.inFile = false;
+        b.last = false;
+        b.lastInChain = false;
+        b.flush = false;
+        b.sync = false;
+        b.temporary = false;
+        b.tag = null;
+        if (bufs.size() < MAX_IDLE) {
+            bufs.addFirst(b);
+        }
+    }
+
+    /** How many freed requests wait for reuse (for tests). */
+    int spareRequests() {
+        return requests.size();
+    }
+
     public ByteBuffer scratch() {
         return scratch.clear();
     }

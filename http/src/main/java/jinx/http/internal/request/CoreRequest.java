@@ -34,11 +34,16 @@ import jinx.kernel.Rc;
  */
 public final class CoreRequest extends HttpRequest implements RequestFacts, Captures.Holder {
 
+    /** A new request's read handler, one object for every request. */
+    private static final RequestEventHandler BLOCK_READING = RequestEvents::blockReading;
+
     /** nginx's {@code NGX_HTTP_MAX_URI_CHANGES}. */
     static final int MAX_URI_CHANGES = 10;
 
-    final HttpConnection hc;
-    final Connection c;
+    /** The connection; set again when the object is reused for another connection's request. */
+    HttpConnection hc;
+    /** {@link #hc}'s kernel connection. */
+    Connection c;
 
     /** The main confs (nginx's {@code r->main_conf}). */
     Object[] mainConf;
@@ -58,7 +63,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     final LocationMatch locationMatch = new LocationMatch(captures);
 
     /** nginx's {@code r->read_event_handler}. */
-    public RequestEventHandler readEventHandler = RequestEvents::blockReading;
+    public RequestEventHandler readEventHandler = BLOCK_READING;
     /** nginx's {@code r->write_event_handler}; null until the header is read. */
     public RequestEventHandler writeEventHandler;
     /** The location's content handler (nginx's {@code r->content_handler}), or null. */
@@ -133,20 +138,103 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     public String[] variableCache;
 
     private List<Runnable> cleanups;
+    /** Files to close when the request is freed. */
+    private final FileCleanups files = new FileCleanups();
+    /** The emptied list of the last cleanups, kept for the next request of a reused object. */
+    private List<Runnable> spareCleanups;
+
+    /**
+     * The write filter's state object, kept when this object is reused for another request (the filter makes it
+     * new again): the one field {@link #reuse} leaves alone.
+     */
+    public Object writeState;
 
     CoreRequest(HttpConnection hc) {
+        this.ctx = new Object[hc.confCtx.mainConf.length];
+        start(hc);
+    }
+
+    /** What the constructor and a reuse share: the request starts on {@code hc}. */
+    private void start(HttpConnection hc) {
         this.hc = hc;
         this.c = hc.c;
         HttpConfCtx confs = hc.confCtx;
         this.mainConf = confs.mainConf;
         this.srvConf = confs.srvConf;
         this.locConf = confs.locConf;
-        this.ctx = new Object[confs.mainConf.length];
         this.headerIn = hc.busy.isEmpty() ? hc.buffer : hc.busy.peekFirst();
         this.startMsec = hc.loop.wallMillis();
         this.method = UNKNOWN;
         this.httpVersion = VERSION_10;
         this.uriChanges = MAX_URI_CHANGES + 1;
+    }
+
+    /**
+     * Tells whether this freed request can serve as a new request of {@code hc}: its module context array fits
+     * the connection's configuration.
+     *
+     * @param hc the connection
+     * @return whether {@link #reuse} may be called
+     */
+    boolean fits(HttpConnection hc) {
+        return freed && ctx.length == hc.confCtx.mainConf.length;
+    }
+
+    /**
+     * Makes this freed request a new request of {@code hc}, as the constructor makes one: nginx allocates a
+     * request from a fresh pool, and reusing the object keeps the loop from allocating per request.
+     * {@code ReuseTest} checks that every field is back to a new request's value.
+     *
+     * @param hc the connection
+     * @return this request
+     */
+    CoreRequest reuse(HttpConnection hc) {
+        clearForReuse();
+        java.util.Arrays.fill(ctx, null);
+        parse.reset();
+        parse.upstream = false;
+        headerIn = null;
+        captures.clear();
+        locationMatch.loc = null;
+        locationMatch.failed = null;
+        readEventHandler = BLOCK_READING;
+        writeEventHandler = null;
+        contentHandler = null;
+        phaseHandler = 0;
+        errStatus = 0;
+        accessCode = 0;
+        count = 1;
+        buffered = 0;
+        uriChanged = false;
+        validLocation = false;
+        addUriToAlias = false;
+        discardBody = false;
+        readingBody = false;
+        expectTested = false;
+        logged = false;
+        done = false;
+        requestComplete = false;
+        postAction = false;
+        filterFinalize = false;
+        pipelined = false;
+        posted = false;
+        freed = false;
+        lingeringTime = 0;
+        limitRate = 0;
+        headerSize = 0;
+        requestBody = null;
+        keepAliveN = -1;
+        msie = false;
+        msie6 = false;
+        opera = false;
+        gecko = false;
+        chrome = false;
+        safari = false;
+        konqueror = false;
+        variableCache = null;
+        cleanups = null;
+        start(hc);
+        return this;
     }
 
     /* ---- the confs ---- */
@@ -372,21 +460,37 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
      */
     public void addCleanup(Runnable cleanup) {
         if (cleanups == null) {
-            cleanups = new ArrayList<>(2);
+            cleanups = spareCleanups != null ? spareCleanups : new ArrayList<>(2);
+            spareCleanups = null;
         }
         cleanups.add(cleanup);
     }
 
-    /** Runs the cleanups, the last added first, as nginx's list does. */
+    /**
+     * Closes a file's descriptor when the request is freed (nginx's {@code ngx_pool_cleanup_file()}), after the
+     * cleanups added with {@link #addCleanup}.
+     *
+     * @param fd the descriptor
+     * @param path the file's name, for the error log
+     */
+    public void addFileCleanup(int fd, String path) {
+        files.add(fd, path);
+    }
+
+    /** Runs the cleanups, the last added first, as nginx's list does, then closes the files. */
     void runCleanups() {
         List<Runnable> list = cleanups;
         cleanups = null;
         if (list == null) {
+            files.closeAll(this);
             return;
         }
         for (int i = list.size() - 1; i >= 0; i--) {
             list.get(i).run();
         }
+        list.clear();
+        spareCleanups = list;
+        files.closeAll(this);
     }
 
     /* ---- the error log's request context: ngx_http_log_error_handler() ---- */

@@ -90,7 +90,7 @@ public final class HttpConnection implements SocketIo.LogContext {
         this.startMsec = loop.currentMsec();
         // nginx's ngx_event_accept() disables both for a UNIX-domain socket; a connection without a socket has
         // neither option either
-        boolean tcp = c.hasDescriptor() && (c.addrText == null || !c.addrText.startsWith("unix:"));
+        boolean tcp = c.hasDescriptor() && !c.unixPeer();
         this.tcpNodelay = tcp ? TCP_NODELAY_UNSET : TCP_NODELAY_DISABLED;
         if (!c.hasDescriptor()) {
             this.tcpNopush = PhaseRunner.TCP_NOPUSH_DISABLED;
@@ -170,14 +170,13 @@ public final class HttpConnection implements SocketIo.LogContext {
 
     /** Gives every large header buffer back (nginx's {@code ngx_http_set_keepalive()} frees hc->free, hc->busy). */
     void releaseLargeBuffers() {
-        for (ByteBuffer b : free) {
+        // polled, not iterated: an idle connection's release allocates nothing
+        for (ByteBuffer b = free.pollFirst(); b != null; b = free.pollFirst()) {
             pool.release(b);
         }
-        free.clear();
-        for (ByteBuffer b : busy) {
+        for (ByteBuffer b = busy.pollFirst(); b != null; b = busy.pollFirst()) {
             pool.release(b);
         }
-        busy.clear();
     }
 
     /** Everything back to the pool: the connection closes. */
@@ -196,7 +195,7 @@ public final class HttpConnection implements SocketIo.LogContext {
      */
     public String remoteAddr() {
         if (remoteAddr == null) {
-            remoteAddr = addrWithoutPort(c.addrText);
+            remoteAddr = addrWithoutPort(c.addrText());
         }
         return remoteAddr;
     }
@@ -222,7 +221,7 @@ public final class HttpConnection implements SocketIo.LogContext {
      * @return the port
      */
     public int remotePort() {
-        String t = c.addrText;
+        String t = c.addrText();
         if (t == null || t.startsWith("unix:")) {
             return 0;
         }

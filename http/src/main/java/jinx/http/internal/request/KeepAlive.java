@@ -35,6 +35,12 @@ final class KeepAlive {
      * @param r the request just finished
      */
     static void setKeepalive(CoreRequest r) {
+        keepalive(r);
+        // only now: a pipelined request made above must not be this object, which the callers may still read
+        r.hc.pool.recycle(r);
+    }
+
+    private static void keepalive(CoreRequest r) {
         HttpConnection hc = r.hc;
         Connection c = hc.c;
         Event rev = c.read;

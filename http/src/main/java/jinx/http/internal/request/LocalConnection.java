@@ -101,7 +101,7 @@ public final class LocalConnection implements AutoCloseable {
         // writable at once, as an accepted socket is (nginx's ngx_event_accept() sets wev->ready)
         c.write.ready = true;
         c.number = loop.nextConnectionNumber();
-        c.addrText = ADDR;
+        c.addrText(ADDR);
         LocalConnection lc = new LocalConnection(c, sv[1]);
         ls.handler.accept(c);
         return lc;

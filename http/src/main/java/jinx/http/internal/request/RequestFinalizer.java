@@ -1,5 +1,7 @@
 package jinx.http.internal.request;
 
+import java.util.List;
+
 import jinx.http.internal.core.HttpCoreLocConf;
 import jinx.http.internal.io.HttpRequestBody;
 import jinx.http.spi.PhaseHandler;
@@ -281,6 +283,7 @@ public final class RequestFinalizer {
         }
         freeRequest(r, rc);
         closeConnection(r.hc);
+        r.hc.pool.recycle(r);
     }
 
     /**
@@ -314,8 +317,9 @@ public final class RequestFinalizer {
     /** nginx's {@code ngx_http_log_request()}: the LOG phase's handlers. */
     static void logRequest(CoreRequest r) {
         r.logged = true;
-        for (PhaseHandler h : r.cmcf().phaseEngine.logHandlers()) {
-            h.handle(r);
+        List<PhaseHandler> handlers = r.cmcf().phaseEngine.logHandlers();
+        for (int i = 0, n = handlers.size(); i < n; i++) {
+            handlers.get(i).handle(r);
         }
     }
 

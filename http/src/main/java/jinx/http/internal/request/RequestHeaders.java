@@ -320,6 +320,28 @@ public final class RequestHeaders {
      * @return the host to look servers up with, or null
      */
     public static String validateHost(String host) {
+        int slot = host.hashCode() & (HOSTS.length - 1);
+        Host cached = HOSTS[slot];
+        if (cached != null && cached.sent.equals(host)) {
+            return cached.valid;
+        }
+        String valid = validHost(host);
+        HOSTS[slot] = new Host(host, valid);
+        return valid;
+    }
+
+    /** A Host header's value and what {@link #validHost} made of it. */
+    private record Host(String sent, String valid) {
+    }
+
+    /**
+     * Hosts validated lately, a direct-mapped table shared by the loops (records are immutable: a race costs a
+     * miss): clients send the same {@code Host: name:port} request after request, and cutting the port off made a
+     * string every time.
+     */
+    private static final Host[] HOSTS = new Host[256];
+
+    private static String validHost(String host) {
         int len = host.length();
         int dotPos = len;
         int hostLen = len;

@@ -130,7 +130,7 @@ public final class RequestReader {
      * @return the request, now the connection's
      */
     static CoreRequest createRequest(HttpConnection hc) {
-        CoreRequest r = new CoreRequest(hc);
+        CoreRequest r = hc.pool.request(hc);
         hc.c.requests++;
         hc.request = r;
         RequestHeaders.setConnectionLog(r);

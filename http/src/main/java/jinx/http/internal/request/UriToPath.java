@@ -51,7 +51,7 @@ public final class UriToPath {
         }
         String uri = r.uri;
         if (clcf.rootValue == null) {
-            return new Mapped(clcf.root + tail(uri, alias), clcf.root.length());
+            return constantRoot(clcf.root, uri, alias);
         }
         String root = fullName(r.loop().cycle(), clcf.rootValue.evaluate(r));
         if (alias == HttpCoreLocConf.ALIAS_REGEX) {
@@ -61,6 +61,27 @@ public final class UriToPath {
             alias = 0;
         }
         return new Mapped(root + tail(uri, alias), root.length());
+    }
+
+    /** A mapping made for a constant root, a URI and an alias length. */
+    private record Cached(String root, String uri, int alias, Mapped mapped) {
+    }
+
+    /**
+     * Mappings made lately for constant roots, a direct-mapped table shared by the loops (records are immutable, so a
+     * race costs a miss): the same file asked for again maps to the same path string without building it.
+     */
+    private static final Cached[] CACHED = new Cached[1024];
+
+    private static Mapped constantRoot(String root, String uri, int alias) {
+        int slot = (root.hashCode() * 31 + uri.hashCode() + alias) & (CACHED.length - 1);
+        Cached c = CACHED[slot];
+        if (c != null && c.root == root && c.alias == alias && c.uri.equals(uri)) {
+            return c.mapped;
+        }
+        Mapped m = new Mapped(root + tail(uri, alias), root.length());
+        CACHED[slot] = new Cached(root, uri, alias, m);
+        return m;
     }
 
     /** The URI after the part an {@code alias} replaces. */

@@ -151,7 +151,7 @@ public final class CoreVariables {
             return f.remoteAddr();
         }
         Connection c = r.connection();
-        return c == null ? null : c.addrText;
+        return c == null ? null : c.addrText();
     }
 
     /**

@@ -57,7 +57,7 @@ final class BodyFixture implements AutoCloseable {
         peer = MemoryConnection.open(loop, log);
         c = peer.connection();
         c.number = 9;
-        c.addrText = "unix:";
+        c.addrText("unix:");
         defaults(clcf);
         cscf.serverName = "localhost";
 

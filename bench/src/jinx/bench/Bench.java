@@ -1,0 +1,274 @@
+package jinx.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * The benchmark: for each set of scenarios, nginx and Jinx with the same configuration, each on a free port of
+ * 127.0.0.1, a warm-up run each, then alternating rounds; the figures go to {@link Report}. Usage:
+ * {@code Bench <jinx home> <clk_tck> [--quick] [--rounds N] [--duration S] [--warmup S] [--only a,b]
+ * [--access-log] [--idle N] [--out DIR]}.
+ */
+public final class Bench {
+
+    private final Path home;
+    private final long clkTck;
+    private int rounds = 5;
+    private int duration = 10;
+    private int warmup = 10;
+    private int reloadWindow = 10;
+    private int idleConnections = 10_000;
+    private boolean accessLog;
+    private boolean quick;
+    private List<String> only = List.of();
+    private Path out;
+    private final Map<String, Figures[]> results = new LinkedHashMap<>();
+    private final List<String> notes = new ArrayList<>();
+
+    private Bench(Path home, long clkTck) {
+        this.home = home;
+        this.clkTck = clkTck;
+        this.out = home.resolve("bench/results");
+    }
+
+    /** Runs the benchmark. */
+    public static void main(String[] args) throws Exception {
+        Bench b = new Bench(Path.of(args[0]).toAbsolutePath().normalize(), Long.parseLong(args[1]));
+        for (int i = 2; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> {
+                    b.quick = true;
+                    b.rounds = 3;
+                    b.duration = 1;
+                    b.warmup = 2;
+                    b.reloadWindow = 2;
+                }
+                case "--rounds" -> b.rounds = Integer.parseInt(args[++i]);
+                case "--duration" -> b.duration = Integer.parseInt(args[++i]);
+                case "--warmup" -> b.warmup = Integer.parseInt(args[++i]);
+                case "--reload-window" -> b.reloadWindow = Integer.parseInt(args[++i]);
+                case "--idle" -> b.idleConnections = Integer.parseInt(args[++i]);
+                case "--only" -> b.only = List.of(args[++i].split(","));
+                case "--access-log" -> b.accessLog = true;
+                case "--out" -> b.out = Path.of(args[++i]).toAbsolutePath();
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        b.run();
+    }
+
+    private void run() throws Exception {
+        Path tmp = Files.createTempDirectory("jinx-bench-");
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path docroot = docroot(tmp.resolve("html"));
+        long started = System.nanoTime();
+        List<Scenario> todo = new ArrayList<>();
+        for (Scenario s : Scenario.all()) {
+            if (only.isEmpty() || only.contains(s.name())) {
+                todo.add(s);
+            }
+        }
+        int n = 0;
+        while (!todo.isEmpty()) {
+            Scenario.Set set = todo.get(0).set();
+            List<Scenario> group = todo.stream().filter(s -> s.set().equals(set)).toList();
+            todo.removeAll(group);
+            Path dir = tmp.resolve("set" + n++);
+            try (Server nginx = Server.start(Server.Kind.NGINX, home, dir.resolve("nginx"), docroot,
+                    set.workers(), set.connections(), accessLog);
+                 Server jinx = Server.start(Server.Kind.JINX, home, dir.resolve("jinx"), docroot,
+                    set.workers(), set.connections(), accessLog)) {
+                Server[] pair = {nginx, jinx};
+                compare(pair);
+                for (Scenario s : group) {
+                    log("scenario " + s.name() + " (" + set.workers() + " worker(s))");
+                    switch (s.kind()) {
+                        case LOAD -> load(s, pair);
+                        case IDLE -> idle(s, pair);
+                        case RELOAD -> reload(s, pair);
+                    }
+                }
+            }
+        }
+        double minutes = (System.nanoTime() - started) / 60e9;
+        Report report = new Report(results, notes, clkTck);
+        report.print(System.out);
+        report.write(out, String.format("%s; rounds %d x %d s, warm-up %d s, %.1f min", quick ? "--quick" : "full",
+            rounds, duration, warmup, minutes));
+        log("results in " + out);
+        deleteTree(tmp);
+    }
+
+    /** The document root: a 1 KB and a 1 MB file of random bytes, readable by any worker user. */
+    private static Path docroot(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Random random = new Random(7);
+        byte[] k = new byte[1024];
+        random.nextBytes(k);
+        byte[] m = new byte[1 << 20];
+        random.nextBytes(m);
+        Files.write(dir.resolve("1k.bin"), k);
+        Files.write(dir.resolve("1m.bin"), m);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return dir;
+    }
+
+    /** Checks that both servers answer with the same bytes apart from Date and Server. */
+    private void compare(Server[] pair) {
+        for (String path : List.of("/hello", "/1k.bin")) {
+            String a = normalized(pair[0].get(path));
+            String b = normalized(pair[1].get(path));
+            if (!a.equals(b)) {
+                String note = "responses to " + path + " differ beyond Server and Date:\n--- nginx\n" + head(a)
+                    + "\n--- jinx\n" + head(b);
+                notes.add(note);
+                log("WARNING: " + note);
+            }
+        }
+    }
+
+    private static String normalized(String response) {
+        return response.replaceAll("(?im)^(Date|Server):[^\r]*\r\n", "");
+    }
+
+    private static String head(String response) {
+        int end = response.indexOf("\r\n\r\n");
+        return end < 0 ? response : response.substring(0, end);
+    }
+
+    private List<String> headers(Scenario s, Server server) {
+        if (!s.name().equals("304")) {
+            return s.headers();
+        }
+        String lastModified = Server.header(server.get(s.path()), "Last-Modified");
+        return List.of("If-Modified-Since: " + lastModified);
+    }
+
+    private String url(Scenario s, Server server) {
+        return "http://127.0.0.1:" + server.port + s.path();
+    }
+
+    private void load(Scenario s, Server[] pair) throws Exception {
+        Figures[] f = {new Figures(), new Figures()};
+        List<List<String>> headers = List.of(headers(s, pair[0]), headers(s, pair[1]));
+        if (s.name().equals("304")) {
+            for (int i = 0; i < 2; i++) {
+                String status = pair[i].get(s.path(), headers.get(i).get(0)).split("\r\n", 2)[0];
+                if (!status.startsWith("HTTP/1.1 304")) {
+                    notes.add(pair[i].kind.label + " answers the conditional request with " + status);
+                }
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, headers.get(i));
+        }
+        for (int r = 0; r < rounds; r++) {
+            for (int k = 0; k < 2; k++) {
+                int i = (r + k) % 2;
+                measure(s, pair[i], headers.get(i), duration, f[i]);
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            f[i].rssMb = pair[i].rssPerWorkerKb() / 1024.0;
+        }
+        results.put(s.name(), f);
+    }
+
+    private Wrk.Result measure(Scenario s, Server server, List<String> headers, int seconds, Figures f)
+            throws Exception {
+        List<Integer> pids = server.pids();
+        long[] t0 = Proc.ticks(pids);
+        long gc0 = server.youngCollections();
+        long start = System.nanoTime();
+        Wrk.Result r = Wrk.run(url(s, server), s.threads(), s.connections(), seconds, headers);
+        long[] t1 = Proc.ticks(pids);
+        f.youngCollections += server.youngCollections() - gc0;
+        f.measuredSeconds += (System.nanoTime() - start) / 1e9;
+        f.youngPerSec = f.youngCollections / f.measuredSeconds;
+        f.add(r, t1[0] - t0[0], t1[0] + t1[1] - t0[0] - t0[1], clkTck);
+        log(String.format("  %-5s %10.0f req/s  p50 %6.2f ms  p99 %6.2f ms", server.kind.label, r.rps(), r.p50Ms(),
+            r.p99Ms()));
+        return r;
+    }
+
+    /** Rounds of the slow scenarios (idle connections, reload): two in --quick mode, to stay under two minutes. */
+    private int slowRounds() {
+        return quick ? Math.min(rounds, 2) : rounds;
+    }
+
+    private void idle(Scenario s, Server[] pair) throws Exception {
+        Figures[] f = {new Figures(), new Figures()};
+        for (int i = 0; i < 2; i++) {
+            Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
+        }
+        for (int r = 0; r < slowRounds(); r++) {
+            for (int k = 0; k < 2; k++) {
+                int i = (r + k) % 2;
+                long before = pair[i].rssWorkersKb();
+                try (Idle idle = Idle.open(pair[i].port, idleConnections)) {
+                    Thread.sleep(500);
+                    long held = pair[i].rssWorkersKb();
+                    measure(s, pair[i], s.headers(), duration, f[i]);
+                    int open = idle.stillOpen();
+                    if (open != idleConnections) {
+                        notes.add(pair[i].kind.label + " closed " + (idleConnections - open) + " of "
+                            + idleConnections + " idle connections during the hello run");
+                    }
+                    f[i].extra.add((held - before) / (double) idleConnections);
+                    f[i].rssMb = held / 1024.0 / pair[i].workers;
+                }
+            }
+        }
+        results.put(s.name(), f);
+    }
+
+    private void reload(Scenario s, Server[] pair) throws Exception {
+        Figures[] steady = {new Figures(), new Figures()};
+        Figures[] after = {new Figures(), new Figures()};
+        for (int i = 0; i < 2; i++) {
+            Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
+        }
+        for (int r = 0; r < slowRounds(); r++) {
+            for (int k = 0; k < 2; k++) {
+                int i = (r + k) % 2;
+                // the workers a reload started run cold code: warm them before the steady window
+                pair[i].awaitWorkers(60);
+                if (r > 0) {
+                    Wrk.run(url(s, pair[i]), s.threads(), s.connections(), quick ? 1 : warmup, s.headers());
+                }
+                measure(s, pair[i], s.headers(), duration, steady[i]);
+                pair[i].reload();
+                Wrk.Result w = Wrk.run(url(s, pair[i]), s.threads(), s.connections(), reloadWindow, s.headers());
+                after[i].add(w, -1, -1, clkTck);
+                log(String.format("  %-5s after HUP: %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms", pair[i].kind.label,
+                    w.rps(), w.p50Ms(), w.p99Ms()));
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            pair[i].awaitWorkers(60);
+            steady[i].rssMb = pair[i].rssPerWorkerKb() / 1024.0;
+            after[i].rssMb = steady[i].rssMb;
+        }
+        results.put("reload-steady", steady);
+        results.put("reload-after", after);
+    }
+
+    static void log(String line) {
+        System.err.println("bench: " + line);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

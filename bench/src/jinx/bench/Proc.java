@@ -1,0 +1,93 @@
+package jinx.bench;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What {@code /proc} tells about a server's processes: CPU ticks from {@code /proc/<pid>/stat} (utime and stime,
+ * the 14th and 15th fields, counted after the command's closing parenthesis because a command may hold spaces),
+ * {@code VmRSS} from {@code /proc/<pid>/status}, and a process's children found by their parent pid.
+ */
+final class Proc {
+
+    private Proc() {
+    }
+
+    /** User and system ticks of one process, or zeros when it is gone. */
+    static long[] ticks(int pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Integer.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // f[0] is field 3 (state): utime is field 14, stime field 15
+            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
+        } catch (IOException | RuntimeException e) {
+            return new long[2];
+        }
+    }
+
+    /** The parent pid of a process, or -1. */
+    static int parent(int pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Integer.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(f[1]);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The live children of a process. */
+    static List<Integer> children(int pid) {
+        List<Integer> out = new ArrayList<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path p : dir) {
+                int child = Integer.parseInt(p.getFileName().toString());
+                if (parent(child) == pid && !zombie(child)) {
+                    out.add(child);
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot list /proc", e);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    private static boolean zombie(int pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Integer.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
+        } catch (IOException | RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** Resident memory of a process in KiB, or 0 when it is gone. */
+    static long rssKb(int pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Integer.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return 0;
+    }
+
+    /** Sums user and system ticks over processes. */
+    static long[] ticks(List<Integer> pids) {
+        long[] sum = new long[2];
+        for (int pid : pids) {
+            long[] t = ticks(pid);
+            sum[0] += t[0];
+            sum[1] += t[1];
+        }
+        return sum;
+    }
+}

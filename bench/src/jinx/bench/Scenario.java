@@ -1,0 +1,53 @@
+package jinx.bench;
+
+import java.util.List;
+
+/**
+ * One benchmark scenario: which server set it runs on, what wrk asks for and how.
+ *
+ * @param name the short name in the table
+ * @param set the server set: workers and connections
+ * @param kind how it runs
+ * @param path the URL path
+ * @param threads wrk's threads
+ * @param connections wrk's connections
+ * @param headers extra request headers
+ */
+record Scenario(String name, Set set, Kind kind, String path, int threads, int connections, List<String> headers) {
+
+    /** How a scenario runs. */
+    enum Kind {
+        /** wrk rounds. */
+        LOAD,
+        /** wrk rounds while idle keep-alive connections are held. */
+        IDLE,
+        /** a steady wrk window, then HUP and a window right after it. */
+        RELOAD
+    }
+
+    /**
+     * A pair of servers (nginx and Jinx) with the same configuration.
+     *
+     * @param workers {@code worker_processes}
+     * @param connections {@code worker_connections}
+     */
+    record Set(int workers, int connections) {
+    }
+
+    static final Set ONE = new Set(1, 1024);
+    static final Set TWO = new Set(2, 1024);
+    static final Set MANY = new Set(1, 12000);
+
+    /** Every scenario, grouped by set in the order they run. */
+    static List<Scenario> all() {
+        return List.of(
+            new Scenario("hello-1w", ONE, Kind.LOAD, "/hello", 1, 50, List.of()),
+            new Scenario("static-1k", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
+            new Scenario("static-1m", ONE, Kind.LOAD, "/1m.bin", 1, 10, List.of()),
+            new Scenario("close", ONE, Kind.LOAD, "/hello", 1, 50, List.of("Connection: close")),
+            new Scenario("304", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
+            new Scenario("reload", ONE, Kind.RELOAD, "/hello", 1, 50, List.of()),
+            new Scenario("hello-2w", TWO, Kind.LOAD, "/hello", 2, 50, List.of()),
+            new Scenario("idle-10k", MANY, Kind.IDLE, "/hello", 1, 50, List.of()));
+    }
+}

@@ -1,0 +1,159 @@
+package jinx.http.it;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The loop allocates nothing on the Java heap per request once warm: the real server, in-process, serves
+ * keep-alive requests for {@code return 200 "hello"} and for a static 1 KB file (sendfile) to a client on another
+ * thread, and the loop thread's allocated bytes ({@code com.sun.management.ThreadMXBean}) are divided by the
+ * requests served after a warm-up long enough for the JIT to compile the path. Allocation counts do not depend on
+ * the machine's load, unlike times.
+ */
+@Tag("slow")
+class AllocationIT {
+
+    /** The bound per request for {@code return}: nothing is allocated once compiled; an object escaping now and then. */
+    private static final long BOUND = 64;
+    /**
+     * The bound for a static file: the open file's record and its {@code stat} (40 and 48 bytes) are allocated when
+     * the JIT does not inline the open path into the handler (it varies from run to run: 0 to about 100 bytes).
+     */
+    private static final long FILE_BOUND = 160;
+    private static final int WARMUP = 60_000;
+    private static final int MEASURED = 20_000;
+
+    private static Site site;
+    private static JinxServer server;
+    private static long loopThread;
+
+    @BeforeAll
+    static void start() throws Exception {
+        site = Site.create();
+        site.write("html/1k.bin", new byte[1024]);
+        server = JinxServer.start(site, """
+            types { application/octet-stream bin; }
+            default_type text/plain;
+            sendfile on;
+            access_log off;
+            keepalive_requests 1000000;
+            server {
+                listen 127.0.0.1:0;
+                root html;
+                location = /hello { return 200 "hello\\n"; }
+                location / { }
+            }
+            """);
+        loopThread = server.loopThreadId();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (site != null) {
+            site.close();
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void helloAllocatesNothingPerRequest() throws Exception {
+        assertNoAllocation("/hello", 6, BOUND);
+    }
+
+    @Test
+    @Timeout(300)
+    void staticFileAllocatesNothingPerRequest() throws Exception {
+        assertNoAllocation("/1k.bin", 1024, FILE_BOUND);
+    }
+
+    private static void assertNoAllocation(String path, int length, long bound) throws Exception {
+        com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (Client client = new Client(server.port(), path)) {
+            client.run(WARMUP, length);
+            long before = threads.getThreadAllocatedBytes(loopThread);
+            client.run(MEASURED, length);
+            long after = threads.getThreadAllocatedBytes(loopThread);
+            assertTrue(before >= 0 && after >= before, "allocation counting is unavailable");
+            double perRequest = (after - before) / (double) MEASURED;
+            System.out.printf("AllocationIT: %s: %.1f bytes allocated on the loop thread per request%n", path,
+                perRequest);
+            assertTrue(perRequest < bound, path + ": " + perRequest + " bytes per request");
+        }
+        server.assertNoAlerts();
+    }
+
+    /** One keep-alive connection sending one request at a time and reading each response whole. */
+    private static final class Client implements AutoCloseable {
+        private final Socket socket = new Socket();
+        private final byte[] request;
+        private final byte[] in = new byte[16384];
+        private final OutputStream out;
+        private final InputStream input;
+
+        Client(int port, String path) throws IOException {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(10_000);
+            socket.setTcpNoDelay(true);
+            // as wrk sends it: a Host with the port, which the server cuts off
+            request = ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUser-Agent: AllocationIT\r\n"
+                + "Accept: */*\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+            out = socket.getOutputStream();
+            input = socket.getInputStream();
+        }
+
+        void run(int n, int length) throws IOException {
+            for (int i = 0; i < n; i++) {
+                out.write(request);
+                int have = 0;
+                int headerEnd = -1;
+                while (headerEnd < 0 || have < headerEnd + length) {
+                    int r = input.read(in, have, in.length - have);
+                    if (r < 0) {
+                        throw new IOException("closed by the server after " + i + " requests");
+                    }
+                    have += r;
+                    if (headerEnd < 0) {
+                        headerEnd = headerEnd(have);
+                    }
+                }
+                assertEquals(headerEnd + length, have, "one response, whole");
+                if (i == 0) {
+                    String head = new String(in, 0, headerEnd, StandardCharsets.ISO_8859_1);
+                    assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n"), head);
+                }
+            }
+        }
+
+        private int headerEnd(int have) {
+            for (int i = 3; i < have; i++) {
+                if (in[i] == '\n' && in[i - 1] == '\r' && in[i - 2] == '\n' && in[i - 3] == '\r') {
+                    return i + 1;
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
