@@ -51,6 +51,7 @@ public final class CycleBuilder {
             throw new IllegalArgumentException("a worker's cycle is built by attach()");
         }
         boolean serving = options.purpose() == CycleOptions.Purpose.RUN;
+        boolean inMemory = options.purpose() == CycleOptions.Purpose.MEMORY;
         SnapshotRecorder recorder = serving ? new SnapshotRecorder(options.prefix()) : null;
         KernelCycle cycle = parse(options, old, serving ? recorder : FileSource.disk());
         if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
@@ -63,6 +64,8 @@ public final class CycleBuilder {
                 // nginx's order: shared zones, then listening sockets, then init_module
                 cycle.initSharedZones(old);
                 ListeningSockets.open(cycle, old);
+            } else if (inMemory) {
+                cycle.initSharedZones(old);
             }
             for (LoadedModule m : cycle.modules()) {
                 initModule(cycle, m.module());
@@ -70,6 +73,8 @@ public final class CycleBuilder {
         } catch (ConfException e) {
             if (serving) {
                 ListeningSockets.closeOpened(cycle);
+            }
+            if (serving || inMemory) {
                 cycle.releaseSharedZones();
             }
             cycle.log().close();
