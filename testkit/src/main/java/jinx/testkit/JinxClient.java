@@ -149,6 +149,21 @@ public final class JinxClient {
         }
 
         /**
+         * Reads until what was received contains {@code text}, the server closes, or nothing comes for
+         * {@link #QUIET_MS}; returns all received (a part of a response sent early, for instance).
+         *
+         * @param text the text awaited
+         * @return the bytes, one char per byte
+         * @throws IOException when a read fails
+         */
+        public String readUntil(String text) throws IOException {
+            while (!eof && !received().contains(text) && readSome()) {
+                // until the text, the end of the stream or a quiet spell
+            }
+            return received();
+        }
+
+        /**
          * Reads until the server closes (or nothing comes for {@link #QUIET_MS}) and returns all received.
          *
          * @return the bytes, one char per byte

@@ -9,8 +9,10 @@ package jinx.kernel.spi;
  * ({@code version x.y instead of x.z}); an older minor is accepted, since minors only add to the SPI. (nginx
  * refuses any difference; this is Jinx's own rule.)
  *
- * <p>History: 1.0, the first SPI; 1.1 adds {@code jinx.http.spi.HttpDirectives} (compiling values and finding
- * variables from a directive's handler) for third-party HTTP modules.
+ * <p>History: 1.0, the first SPI; 1.1 adds, for third-party HTTP modules, {@code jinx.http.spi.HttpDirectives}
+ * (compiling values and finding variables from a directive's handler), {@code jinx.http.spi.HttpResponses}
+ * ({@code setContentType}) and {@code HttpRequest.retain()} / {@code addCleanup()} (handlers that go on from
+ * an event).
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
