@@ -36,4 +36,10 @@ public final class HeadersOut {
     public HttpHeaders.Entry cacheControl;
     /** The {@code WWW-Authenticate} line, or null. */
     public HttpHeaders.Entry wwwAuthenticate;
+    /**
+     * A {@code Server} line a module set in place of the core's (nginx's {@code headers_out.server}), or null
+     * for the core's own; marked {@link HttpHeaders.Entry#removed removed}, no {@code Server} line is sent. It is
+     * not one of {@link #headers}. Added in SPI 1.1.
+     */
+    public HttpHeaders.Entry server;
 }
