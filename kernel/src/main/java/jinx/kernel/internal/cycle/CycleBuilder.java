@@ -68,7 +68,7 @@ public final class CycleBuilder {
                 cycle.initSharedZones(old);
             }
             for (LoadedModule m : cycle.modules()) {
-                initModule(cycle, m.module());
+                initModule(cycle, m);
             }
         } catch (ConfException e) {
             if (serving) {
@@ -155,13 +155,17 @@ public final class CycleBuilder {
         }
     }
 
-    private static void initModule(KernelCycle cycle, JinxModule module) throws ConfException {
+    /** A loaded module's failure names its {@code load_module} line, where the operator can act on it. */
+    private static void initModule(KernelCycle cycle, LoadedModule m) throws ConfException {
+        KernelCycle.Place at = cycle.loadedAt(m);
         try {
-            module.initModule(cycle);
+            m.module().initModule(cycle);
         } catch (ConfException e) {
-            throw e;
+            throw at == null ? e : e.locate(at.file(), at.line());
         } catch (Exception e) {
-            throw new ConfException("module \"" + module.name() + "\" failed to initialise (" + e + ")", e);
+            ConfException failed = new ConfException("module \"" + m.name() + "\" failed to initialise (" + e + ")",
+                e);
+            throw at == null ? failed : failed.locate(at.file(), at.line());
         }
     }
 

@@ -224,8 +224,10 @@ public final class SingleProcess {
                 initialised.add(m.module());
             }
         } catch (Exception e) {
-            cycle.log().emerg("module \"" + cycle.modules().get(initialised.size()).name()
-                + "\" failed to start: " + e.getMessage());
+            LoadedModule failed = cycle.modules().get(initialised.size());
+            KernelCycle.Place at = cycle.loadedAt(failed);
+            cycle.log().emerg("module \"" + failed.name() + "\" failed to start: " + e.getMessage()
+                + (at != null ? " in " + at : ""));
             failure = e;
             started.countDown();
             exit(initialised);
