@@ -1,5 +1,6 @@
 package jinx.kernel;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,16 +64,6 @@ public final class Embedded implements AutoCloseable {
     }
 
     /**
-     * Returns the built-in modules found where the kernel runs (its module layer, or the class path): fresh
-     * instances, not ordered.
-     *
-     * @return the modules
-     */
-    public static List<JinxModule> builtinModules() {
-        return Main.discover();
-    }
-
-    /**
      * Returns the cycle the configuration built.
      *
      * @return the cycle
@@ -132,10 +123,10 @@ public final class Embedded implements AutoCloseable {
      * calling thread is the loop's thread.
      *
      * @param waitMs the longest wait
-     * @throws java.io.IOException when waiting fails
+     * @throws IOException when waiting fails
      * @throws IllegalStateException for a server with sockets, whose loop has a thread of its own
      */
-    public void turn(long waitMs) throws java.io.IOException {
+    public void turn(long waitMs) throws IOException {
         if (!inMemory) {
             throw new IllegalStateException("the loop of a server with sockets turns in its own thread");
         }

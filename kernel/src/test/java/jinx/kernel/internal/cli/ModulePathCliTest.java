@@ -301,7 +301,8 @@ class ModulePathCliTest {
     @Test
     @Timeout(60)
     void afterAModuleThatIsNotLoaded() throws Exception {
-        Path jar = moduleJar("needy", "needy", "    @Override public List<String> after() { return List.of(\"nosuch\"); }");
+        Path jar = moduleJar("needy", "needy",
+            "    @Override public List<String> after() { return List.of(\"nosuch\"); }");
         conf("load_module " + jar + ";\n");
         assertResult(jinx("-t"), 1, "", failed("module \"needy\" is ordered after \"nosuch\", which is not loaded in "
             + conf + ":1"));
@@ -311,7 +312,8 @@ class ModulePathCliTest {
     @Timeout(60)
     void anOrderCycle() throws Exception {
         // after events, before core: the built-in list runs core ... events, so this closes a cycle
-        Path jar = moduleJar("loop", "loop", "    @Override public List<String> after() { return List.of(\"events\"); }\n"
+        Path jar = moduleJar("loop", "loop",
+            "    @Override public List<String> after() { return List.of(\"events\"); }\n"
             + "    @Override public List<String> before() { return List.of(\"core\"); }");
         conf("worker_processes 1;\n\nload_module " + jar + ";\n");
         Result r = jinx("-t");

@@ -143,7 +143,7 @@ public final class HeadersMoreModule implements JinxModule, HttpModule {
         }
     }
 
-    /** Parses the options and headers of one directive, as headers-more's {@code ngx_http_headers_more_parse_directive()}. */
+    /** Parses one directive, as headers-more's {@code ngx_http_headers_more_parse_directive()}. */
     private static void command(ConfContext cf, MoreLocConf conf, boolean set) throws ConfException {
         Set<Integer> statuses = new HashSet<>();
         List<String> types = new ArrayList<>();

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
 class LoadModuleIT {
 
     private static final List<String> MODULES = List.of("echo", "status", "headers-more", "hello");
-    private static final Pattern REQUESTS = Pattern.compile("server accepts handled requests\n (\\d+) (\\d+) (\\d+) \n");
+    private static final Pattern REQUESTS =
+        Pattern.compile("server accepts handled requests\n (\\d+) (\\d+) (\\d+) \n");
 
     private static void install(Server s) throws Exception {
         for (String m : MODULES) {
@@ -66,7 +67,9 @@ class LoadModuleIT {
                         try {
                             String r = s.get("/echo");
                             String worker = Server.header(r, "X-Worker");
-                            if (!r.startsWith("HTTP/1.1 200 ") || !Server.body(r).equals("echo from " + worker + "\n")) {
+                            boolean ok = r.startsWith("HTTP/1.1 200 ")
+                                && Server.body(r).equals("echo from " + worker + "\n");
+                            if (!ok) {
                                 throw new AssertionError(r);
                             }
                             pids.add(worker);
