@@ -55,9 +55,12 @@ class ModuleUpgradeIT {
             AtomicBoolean stop = new AtomicBoolean();
             List<Exchange> exchanges = Collections.synchronizedList(new ArrayList<>());
             List<Thread> clients = new ArrayList<>();
-            for (int t = 0; t < 3; t++) {
+            // two clients, each pausing a moment between requests: load, but not so much that the new worker JVMs
+            // (two cores on the test machine) cannot start within the master's readiness limit
+            for (int t = 0; t < 2; t++) {
                 Thread c = new Thread(() -> {
                     while (!stop.get()) {
+                        pause(2);
                         long start = System.nanoTime();
                         try {
                             String r = s.get("/");
@@ -112,6 +115,14 @@ class ModuleUpgradeIT {
                 + " shut down " + TimeUnit.NANOSECONDS.toMillis(ready - hup) + "ms after HUP, new workers "
                 + fresh.stream().map(ProcessHandle::pid).toList());
             s.stop();
+        }
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
