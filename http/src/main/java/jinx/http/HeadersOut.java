@@ -36,6 +36,12 @@ public final class HeadersOut {
     public HttpHeaders.Entry cacheControl;
     /** The {@code WWW-Authenticate} line, or null. */
     public HttpHeaders.Entry wwwAuthenticate;
+    /**
+     * A {@code Server} line a module set in place of the core's (nginx's {@code headers_out.server}), or null
+     * for the core's own; marked {@link HttpHeaders.Entry#removed removed}, no {@code Server} line is sent. It is
+     * not one of {@link #headers}. Added in SPI 1.1.
+     */
+    public HttpHeaders.Entry server;
 
     /** Makes the headers as a new request's are (the core reuses request objects). */
     void clear() {
@@ -54,5 +60,6 @@ public final class HeadersOut {
         expires = null;
         cacheControl = null;
         wwwAuthenticate = null;
+        server = null;
     }
 }

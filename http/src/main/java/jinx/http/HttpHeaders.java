@@ -25,7 +25,13 @@ public final class HttpHeaders {
         /** The next line with the same name (nginx's {@code next}, for repeated headers), or null. */
         public Entry next;
 
-        Entry(String name, String value) {
+        /**
+         * Makes a line that belongs to no list, such as {@link HeadersOut#server}.
+         *
+         * @param name the name
+         * @param value the value
+         */
+        public Entry(String name, String value) {
             this.name = name;
             this.lowcaseName = lower(name);
             this.value = value;

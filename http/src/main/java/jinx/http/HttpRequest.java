@@ -276,4 +276,27 @@ public abstract class HttpRequest {
      * @return the file name, or null when the root cannot be evaluated
      */
     public abstract String mapUriToPath();
+
+    /**
+     * Keeps the request alive past its handler's return, nginx's {@code r->main->count++}: a handler that goes on
+     * later from an event (a timer, a thread pool's answer) calls this, returns {@link jinx.kernel.Rc#DONE}, and
+     * ends the request later with {@link #finalizeRequest(int)}. Register a {@link #addCleanup cleanup} that
+     * cancels the event: the client may go away meanwhile and the request be freed. Added in SPI 1.1.
+     *
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public void retain() {
+        throw new UnsupportedOperationException("retain() needs a request of the HTTP core");
+    }
+
+    /**
+     * Adds something to run when the request is freed, however it ends (nginx's {@code ngx_http_cleanup_add()}):
+     * delete a pending timer, release a resource. Added in SPI 1.1.
+     *
+     * @param cleanup what to run, on the loop's thread
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public void addCleanup(Runnable cleanup) {
+        throw new UnsupportedOperationException("addCleanup() needs a request of the HTTP core");
+    }
 }

@@ -9,6 +9,11 @@ package jinx.kernel.spi;
  * ({@code version x.y instead of x.z}); an older minor is accepted, since minors only add to the SPI. (nginx
  * refuses any difference; this is Jinx's own rule.)
  *
+ * <p>History: 1.0, the first SPI; 1.1 adds, for third-party HTTP modules, {@code jinx.http.spi.HttpDirectives}
+ * (compiling values and finding variables from a directive's handler), {@code jinx.http.spi.HttpResponses}
+ * ({@code setContentType}) and {@code HttpRequest.retain()} / {@code addCleanup()} (handlers that go on from
+ * an event).
+ *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
  */
@@ -18,7 +23,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 0;
+    public static final int MINOR = 1;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);

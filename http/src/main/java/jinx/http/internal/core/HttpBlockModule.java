@@ -72,6 +72,8 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
             return List.of();
         }
         List<String> lines = new java.util.ArrayList<>();
+        // say which way the words run: nginx's filter list runs the other way round
+        lines.add("phase handlers and filters in execution order: a module ordered after(\"x\") runs later than x");
         for (String handler : core.phaseEngine.describe()) {
             lines.add("phase " + handler);
         }

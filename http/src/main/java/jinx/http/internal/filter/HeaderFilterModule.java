@@ -195,7 +195,12 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     }
 
     private void headers(HttpRequest r, HeadersOut h, HttpCoreLocConf clcf, StringBuilder sb) {
-        if (clcf.serverTokens == HttpCoreLocConf.SERVER_TOKENS_ON) {
+        if (h.server != null) {
+            // a module's own Server line, or none (nginx's headers_out.server)
+            if (!h.server.removed) {
+                line(sb, h.server);
+            }
+        } else if (clcf.serverTokens == HttpCoreLocConf.SERVER_TOKENS_ON) {
             sb.append(serverFull);
         } else if (clcf.serverTokens == HttpCoreLocConf.SERVER_TOKENS_BUILD) {
             sb.append(serverBuild);

@@ -22,7 +22,7 @@ import jinx.kernel.os.Errors;
  * {@code ngx_http_filter_finalize_request()}, the {@code ngx_http_clear_*()} macros and
  * {@code ngx_http_set_exten()}.
  */
-final class CoreOutput {
+public final class CoreOutput {
 
     /** nginx's {@code NGX_HTTP_RANGE_NOT_SATISFIABLE}. */
     static final int RANGE_NOT_SATISFIABLE = 416;
@@ -48,7 +48,7 @@ final class CoreOutput {
      *
      * @param r the request
      */
-    static void setContentType(HttpRequest r) {
+    public static void setContentType(HttpRequest r) {
         HeadersOut h = r.headersOut;
         if (h.contentType != null && !h.contentType.isEmpty()) {
             return;

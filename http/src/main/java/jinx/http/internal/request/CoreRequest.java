@@ -452,12 +452,18 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         return outputFilter(BufChain.of(b));
     }
 
+    @Override
+    public void retain() {
+        count++;
+    }
+
     /**
      * Adds something to run when the request is freed (nginx's {@code ngx_http_cleanup_add()}): temporary files,
      * for instance.
      *
      * @param cleanup what to run
      */
+    @Override
     public void addCleanup(Runnable cleanup) {
         if (cleanups == null) {
             cleanups = spareCleanups != null ? spareCleanups : new ArrayList<>(2);

@@ -65,7 +65,15 @@ public final class PhaseRunner {
     public static void runPhases(CoreRequest r) {
         PhaseEngine pe = r.cmcf().phaseEngine;
         while (r.phaseHandler < pe.size()) {
-            if (check(r, pe, r.phaseHandler) == Rc.OK) {
+            int i = r.phaseHandler;
+            int rc;
+            try {
+                rc = check(r, pe, i);
+            } catch (RuntimeException | StackOverflowError e) {
+                handlerFailed(r, pe.modules()[i] + "\" " + pe.phase(i) + " handler", e);
+                return;
+            }
+            if (rc == Rc.OK) {
                 return;
             }
         }
@@ -281,6 +289,17 @@ public final class PhaseRunner {
         }
         noContent(r);
         return Rc.OK;
+    }
+
+    /**
+     * A module's handler threw (a bug: nginx has no such path). That request ends with 500, or is closed when its
+     * header went out already; the failure is logged at alert with the module's name; the connection's other
+     * requests and the worker go on.
+     */
+    private static void handlerFailed(CoreRequest r, String what, Throwable e) {
+        r.log(LogLevel.ALERT, "unexpected " + e + " in the \"" + what);
+        r.keepalive = false;
+        r.finalizeRequest(r.headerSent ? Rc.ERROR : HttpStatus.INTERNAL_SERVER_ERROR);
     }
 
     /** No content handler was found. */

@@ -265,5 +265,6 @@ public final class MainCoreModule implements JinxModule, CoreModule {
             throw new ConfException(e.text().replace(jar.toString(), path.toString()), e.getCause());
         }
         cycle.addModules(modules, path);
+        cycle.loadedAt(path, cf.file(), cf.line());
     }
 }

@@ -51,6 +51,7 @@ public final class CycleBuilder {
             throw new IllegalArgumentException("a worker's cycle is built by attach()");
         }
         boolean serving = options.purpose() == CycleOptions.Purpose.RUN;
+        boolean inMemory = options.purpose() == CycleOptions.Purpose.MEMORY;
         SnapshotRecorder recorder = serving ? new SnapshotRecorder(options.prefix()) : null;
         KernelCycle cycle = parse(options, old, serving ? recorder : FileSource.disk());
         if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
@@ -64,13 +65,17 @@ public final class CycleBuilder {
                 // nginx's order: shared zones, then listening sockets, then init_module
                 cycle.initSharedZones(old);
                 ListeningSockets.open(cycle, old);
+            } else if (inMemory) {
+                cycle.initSharedZones(old);
             }
             for (LoadedModule m : cycle.modules()) {
-                initModule(cycle, m.module());
+                initModule(cycle, m);
             }
         } catch (ConfException e) {
             if (serving) {
                 ListeningSockets.closeOpened(cycle);
+            }
+            if (serving || inMemory) {
                 cycle.releaseSharedZones();
             }
             cycle.log().close();
@@ -152,13 +157,17 @@ public final class CycleBuilder {
         }
     }
 
-    private static void initModule(KernelCycle cycle, JinxModule module) throws ConfException {
+    /** A loaded module's failure names its {@code load_module} line, where the operator can act on it. */
+    private static void initModule(KernelCycle cycle, LoadedModule m) throws ConfException {
+        KernelCycle.Place at = cycle.loadedAt(m);
         try {
-            module.initModule(cycle);
+            m.module().initModule(cycle);
         } catch (ConfException e) {
-            throw e;
+            throw at == null ? e : e.locate(at.file(), at.line());
         } catch (Exception e) {
-            throw new ConfException("module \"" + module.name() + "\" failed to initialise (" + e + ")", e);
+            ConfException failed = new ConfException("module \"" + m.name() + "\" failed to initialise (" + e + ")",
+                e);
+            throw at == null ? failed : failed.locate(at.file(), at.line());
         }
     }
 

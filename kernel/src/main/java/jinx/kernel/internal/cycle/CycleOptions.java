@@ -36,6 +36,11 @@ public record CycleOptions(Path prefix, Path confFile, String params, String err
     public enum Purpose {
         /** To serve. */
         RUN,
+        /**
+         * To serve in memory (embedded use, the test kit's socketless mode): shared zones created, no listening
+         * socket opened, no snapshot; connections are {@link jinx.kernel.MemoryConnection}s.
+         */
+        MEMORY,
         /** To test the configuration ({@code -t}, {@code -T}, {@code -m}, {@code -l}). */
         TEST,
         /** To find the pid file and signal the master ({@code -s}): stops after the core confs. */

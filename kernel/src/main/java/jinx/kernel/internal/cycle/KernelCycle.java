@@ -38,6 +38,8 @@ public final class KernelCycle implements Cycle {
     private ConfSnapshot snapshot;
     private final List<JinxModule> unsorted = new ArrayList<>();
     private final Map<JinxModule, Path> jars = new IdentityHashMap<>();
+    /* where the load_module of each jar stands */
+    private final Map<Path, Place> loadedAt = new java.util.HashMap<>();
     private final Map<JinxModule, LoadedModule> entries = new IdentityHashMap<>();
     private final List<ConfFile> files = new ArrayList<>();
     private List<LoadedModule> order = List.of();
@@ -189,6 +191,41 @@ public final class KernelCycle implements Cycle {
                 coreConfs[entry.index()] = core.createConf(this);
             }
         }
+    }
+
+    /**
+     * Records where the {@code load_module} of a jar stands, for the errors its modules cause later
+     * ({@code initModule}, {@code initProcess}).
+     *
+     * @param jar the jar as {@link #addModules} was given it
+     * @param file the configuration file
+     * @param line the directive's line
+     */
+    public void loadedAt(Path jar, String file, int line) {
+        loadedAt.put(jar, new Place(file, line));
+    }
+
+    /**
+     * A place in the configuration.
+     *
+     * @param file the absolute file name
+     * @param line the line, from 1
+     */
+    public record Place(String file, int line) {
+        @Override
+        public String toString() {
+            return file + ":" + line;
+        }
+    }
+
+    /**
+     * Returns where the {@code load_module} that loaded a module stands.
+     *
+     * @param m a module of this cycle
+     * @return the place, or null for a built-in module
+     */
+    public Place loadedAt(LoadedModule m) {
+        return m.jar() == null ? null : loadedAt.get(m.jar());
     }
 
     private void reindex(List<JinxModule> sorted) {

@@ -73,8 +73,10 @@ final class InProcessReload {
                 started.add(m.module());
             }
         } catch (Exception e) {
-            c.log().emerg("module \"" + c.modules().get(started.size()).name() + "\" failed to start: "
-                + e.getMessage());
+            LoadedModule failed = c.modules().get(started.size());
+            KernelCycle.Place at = c.loadedAt(failed);
+            c.log().emerg("module \"" + failed.name() + "\" failed to start: " + e.getMessage()
+                + (at != null ? " in " + at : ""));
             exitProcess(c, started);
             throw new StartFailure(e);
         }

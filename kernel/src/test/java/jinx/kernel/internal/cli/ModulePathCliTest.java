@@ -11,7 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -268,6 +270,89 @@ class ModulePathCliTest {
         } finally {
             child.destroyForcibly();
         }
+    }
+
+    /** A jar of a simple module named {@code name} with extra members, built under this test's directory. */
+    private Path moduleJar(String jpms, String name, String members) throws IOException {
+        return TestJars.jar(tmp.resolve(jpms), "jinx.test." + jpms, TestJars.simpleModule("jinx.test." + jpms, name,
+            ApiVersion.MAJOR, ApiVersion.MINOR, jpms + "_text", members));
+    }
+
+    @Test
+    @Timeout(60)
+    void jarWithoutAModule() throws Exception {
+        Map<String, String> sources = new LinkedHashMap<>();
+        sources.put("module-info.java", TestJars.moduleInfo("jinx.test.nothing", null));
+        sources.put("jinx/test/nothing/Nothing.java", "package jinx.test.nothing;\npublic final class Nothing {\n}\n");
+        Path jar = TestJars.jar(tmp.resolve("nothing"), "jinx.test.nothing", sources);
+        conf("worker_processes 1;\nload_module " + jar + ";\n");
+        assertResult(jinx("-t"), 1, "", failed("module \"" + jar + "\" provides no jinx.kernel.spi.JinxModule in "
+            + conf + ":2"));
+    }
+
+    @Test
+    @Timeout(60)
+    void twoJarsWithModulesOfTheSameName() throws Exception {
+        Path other = moduleJar("otherhello", "hello", "");
+        conf("load_module " + hello + ";\nload_module " + other + ";\n");
+        assertResult(jinx("-t"), 1, "", failed("module \"hello\" is already loaded in " + conf + ":2"));
+    }
+
+    @Test
+    @Timeout(60)
+    void afterAModuleThatIsNotLoaded() throws Exception {
+        Path jar = moduleJar("needy", "needy",
+            "    @Override public List<String> after() { return List.of(\"nosuch\"); }");
+        conf("load_module " + jar + ";\n");
+        assertResult(jinx("-t"), 1, "", failed("module \"needy\" is ordered after \"nosuch\", which is not loaded in "
+            + conf + ":1"));
+    }
+
+    @Test
+    @Timeout(60)
+    void anOrderCycle() throws Exception {
+        // after events, before core: the built-in list runs core ... events, so this closes a cycle
+        Path jar = moduleJar("loop", "loop",
+            "    @Override public List<String> after() { return List.of(\"events\"); }\n"
+            + "    @Override public List<String> before() { return List.of(\"core\"); }");
+        conf("worker_processes 1;\n\nload_module " + jar + ";\n");
+        Result r = jinx("-t");
+        assertEquals(1, r.exit(), r.err());
+        String line = r.err().lines().findFirst().orElse("");
+        assertTrue(line.startsWith("jinx: [emerg] modules \"") && line.contains("\" are ordered in a cycle: ")
+            && line.contains("loop") && line.endsWith(" in " + conf + ":3"), r.err());
+    }
+
+    @Test
+    @Timeout(60)
+    void aModuleWhoseConstructorThrows() throws Exception {
+        Path jar = moduleJar("boom", "boom", "    public TestModule() { throw new IllegalStateException(\"boom\"); }");
+        conf("load_module " + jar + ";\n");
+        assertResult(jinx("-t"), 1, "", failed("load_module \"" + jar + "\" failed (boom) in " + conf + ":1"));
+    }
+
+    @Test
+    @Timeout(60)
+    void aModuleWhoseInitModuleThrows() throws Exception {
+        Path jar = moduleJar("refuses", "refuses",
+            "    @Override public void initModule(Cycle cycle) { throw new IllegalStateException(\"no\"); }");
+        conf("worker_processes 1;\nload_module " + jar + ";\n" + MainTest.EVENTS);
+        // nginx's order: the syntax is ok, then init_module fails
+        assertResult(jinx("-t"), 1, "", "jinx: the configuration file " + conf + " syntax is ok\n"
+            + failed("module \"refuses\" failed to initialise "
+            + "(java.lang.IllegalStateException: no) in " + conf + ":2"));
+    }
+
+    @Test
+    @Timeout(60)
+    void aModuleWhoseInitProcessThrowsStopsTheServerWithItsLine() throws Exception {
+        Path jar = moduleJar("nostart", "nostart",
+            "    @Override public void initProcess(Cycle cycle) { throw new IllegalStateException(\"cannot\"); }");
+        conf("master_process off;\nerror_log stderr;\nload_module " + jar + ";\n" + MainTest.EVENTS);
+        Result r = jinx();
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("[emerg] ") && r.err().contains("module \"nostart\" failed to start: cannot in "
+            + conf + ":3\n"), r.err());
     }
 
     /** The names of the built-in modules in their resolved order. */

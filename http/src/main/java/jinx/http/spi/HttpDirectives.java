@@ -1,0 +1,43 @@
+package jinx.http.spi;
+
+import jinx.http.internal.variables.Variables;
+import jinx.kernel.ConfException;
+import jinx.kernel.spi.ConfContext;
+
+/**
+ * What a directive handler of an HTTP module may ask of the configuration being parsed: compile a string with
+ * variables where the directive stands, so that a malformed reference is reported with the directive's place, as
+ * nginx's {@code ngx_http_compile_complex_value()} does from a directive's handler. Added in SPI 1.1 for
+ * third-party modules, which could otherwise only compile in {@code postconfiguration}
+ * ({@link HttpConfig#compile}), too late to know every location.
+ */
+public final class HttpDirectives {
+
+    private HttpDirectives() {
+    }
+
+    /**
+     * Compiles a string with variables ({@code "$scheme://$host$request_uri"}) inside {@code http {}}.
+     *
+     * @param cf the directive being handled
+     * @param value the string as written
+     * @return the compiled value; a variable no module registers is refused once the configuration is read
+     *     ({@code unknown "x" variable})
+     * @throws ConfException for a malformed variable reference, with nginx's words and the directive's place
+     */
+    public static ComplexValue compile(ConfContext cf, String value) throws ConfException {
+        return Variables.of(cf).compile(cf, value);
+    }
+
+    /**
+     * Returns the index of a variable for {@link jinx.http.HttpRequest#variable(int)}, inside {@code http {}}.
+     *
+     * @param cf the directive being handled
+     * @param name the name without {@code $}
+     * @return the index
+     * @throws ConfException for an invalid name
+     */
+    public static int variableIndex(ConfContext cf, String name) throws ConfException {
+        return Variables.of(cf).index(cf, name);
+    }
+}
