@@ -34,57 +34,55 @@ public final class MainCoreModule implements JinxModule, CoreModule {
     public static final String NAME = "core";
 
     private static final Set<Ctx> MAIN = Set.of(Ctx.MAIN);
-    private static final String PROCESSES = "parsed and checked; takes effect with the master/worker processes";
     /** nginx's CPU_SETSIZE on Linux. */
     private static final int CPU_SETSIZE = 1024;
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("daemon", MAIN, Arity.FLAG, CoreConf.class,
-            Slots.flag((CoreConf c, boolean on) -> c.daemon = on ? 1 : 0)).note(PROCESSES)
+            Slots.flag((CoreConf c, boolean on) -> c.daemon = on ? 1 : 0))
             .syntax("on | off").defaults("on").describe("Determines whether jinx should become a daemon."),
         Directive.of("master_process", MAIN, Arity.FLAG, CoreConf.class,
             Slots.flag((CoreConf c, boolean on) -> c.masterProcess = on ? 1 : 0))
-            .note("off serves in one process; on (the master and workers) comes with the process issue")
             .syntax("on | off").defaults("on").describe("Determines whether worker processes are started."),
         Directive.of("timer_resolution", MAIN, Arity.TAKE1, CoreConf.class,
             Slots.msec((CoreConf c, long v) -> c.timerResolution = v))
             .syntax("interval").describe("Reduces timer resolution in worker processes, thus reducing the number of "
                 + "clock reads."),
         Directive.of("pid", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.path((CoreConf c, Path p) -> c.pid = p)).note(PROCESSES)
+            Slots.path((CoreConf c, Path p) -> c.pid = p))
             .syntax("file").defaults("logs/jinx.pid").describe("Defines a file that will store the process ID of the "
                 + "main process."),
         Directive.of("worker_processes", MAIN, Arity.TAKE1, CoreConf.class, MainCoreModule::workerProcesses)
-            .note(PROCESSES)
+            
             .syntax("number | auto").defaults("1").describe("Defines the number of worker processes."),
-        Directive.of("user", MAIN, Arity.TAKE12, CoreConf.class, MainCoreModule::user).note(PROCESSES)
+        Directive.of("user", MAIN, Arity.TAKE12, CoreConf.class, MainCoreModule::user)
             .syntax("user [group]").defaults("nobody nogroup").describe("Defines user and group credentials used by "
                 + "worker processes; when started as root without it, nobody and nogroup (or nobody where there is "
                 + "no nogroup)."),
         Directive.of("worker_priority", MAIN, Arity.TAKE1, CoreConf.class, MainCoreModule::priority)
-            .note(PROCESSES)
+            
             .syntax("number").defaults("0").describe("Defines the scheduling priority for worker processes like it "
                 + "is done by the nice command."),
         Directive.of("worker_cpu_affinity", MAIN, Arity.ONE_MORE, CoreConf.class, MainCoreModule::cpuAffinity)
-            .note(PROCESSES)
+            
             .syntax("cpumask ...", "auto [cpumask]").describe("Binds worker processes to the sets of CPUs."),
         Directive.of("worker_rlimit_nofile", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.number((CoreConf c, int v) -> c.rlimitNofile = v)).note(PROCESSES)
+            Slots.number((CoreConf c, int v) -> c.rlimitNofile = v))
             .syntax("number").describe("Changes the limit on the maximum number of open files (RLIMIT_NOFILE) for "
                 + "worker processes."),
         Directive.of("worker_rlimit_core", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.offset((CoreConf c, long v) -> c.rlimitCore = v)).note(PROCESSES)
+            Slots.offset((CoreConf c, long v) -> c.rlimitCore = v))
             .syntax("size").describe("Changes the limit on the largest size of a core file (RLIMIT_CORE) for worker "
                 + "processes."),
         Directive.of("worker_shutdown_timeout", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.msec((CoreConf c, long v) -> c.shutdownTimeout = v)).note(PROCESSES)
+            Slots.msec((CoreConf c, long v) -> c.shutdownTimeout = v))
             .syntax("time").describe("Configures a timeout for a graceful shutdown of worker processes; when it "
                 + "expires, the connections still open are closed."),
         Directive.of("working_directory", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.str((CoreConf c, String v) -> c.workingDirectory = Path.of(v))).note(PROCESSES)
+            Slots.str((CoreConf c, String v) -> c.workingDirectory = Path.of(v)))
             .syntax("directory").describe("Defines the current working directory for a worker process."),
         Directive.of("env", MAIN, Arity.TAKE1, CoreConf.class,
-            Slots.strArray((CoreConf c, String v) -> c.env.add(v))).multi().note(PROCESSES)
+            Slots.strArray((CoreConf c, String v) -> c.env.add(v))).multi()
             .syntax("variable[=value]").defaults("TZ").describe("Preserves, changes or sets environment variables "
                 + "for worker processes; all others but TZ are removed."),
         Directive.of("load_module", MAIN, Arity.TAKE1, CoreConf.class, MainCoreModule::loadModule).multi()
