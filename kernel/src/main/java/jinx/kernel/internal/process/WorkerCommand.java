@@ -37,6 +37,9 @@ public final class WorkerCommand {
     static final List<String> REQUIRED = List.of("-Xrs", "-XX:+ExitOnOutOfMemoryError", "-XX:-UsePerfData",
         "-XX:ActiveProcessorCount=1");
 
+    /** The property naming the AppCDS archive the launcher made (bin/jinx); workers map the same one. */
+    static final String CDS_PROPERTY = "jinx.cds";
+
     /** The property naming the directory of jffi's native library. */
     static final String JFFI_PATH = "jffi.boot.library.path";
 
@@ -63,8 +66,9 @@ public final class WorkerCommand {
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String modulePath = System.getProperty("jdk.module.path");
         boolean named = WorkerMain.class.getModule().isNamed() && modulePath != null;
-        return command(java, options().worker(), jffiPath(), named ? modulePath : null,
-            System.getProperty("java.class.path"));
+        String cds = System.getProperty(CDS_PROPERTY);
+        return command(java, options().worker(), jffiPath(), cds == null || cds.isEmpty() ? null : Path.of(cds),
+            named ? modulePath : null, System.getProperty("java.class.path"));
     }
 
     /**
@@ -79,10 +83,33 @@ public final class WorkerCommand {
      */
     static List<String> command(String java, List<String> fileOptions, Path jffiPath, String modulePath,
                                 String classPath) {
+        return command(java, fileOptions, jffiPath, null, modulePath, classPath);
+    }
+
+    /**
+     * Builds a worker's command line, with the launcher's class-data sharing archive.
+     *
+     * @param java the {@code java} binary
+     * @param fileOptions the options file's worker options
+     * @param jffiPath jffi's native library directory, or null
+     * @param cds the AppCDS archive the master runs with ({@value #CDS_PROPERTY}), or null
+     * @param modulePath the module path when the kernel runs on it, else null
+     * @param classPath the class path, used when {@code modulePath} is null
+     * @return the command
+     */
+    static List<String> command(String java, List<String> fileOptions, Path jffiPath, Path cds, String modulePath,
+                                String classPath) {
         List<String> argv = new ArrayList<>();
         argv.add(java);
         argv.addAll(fileOptions);
         argv.addAll(REQUIRED);
+        if (cds != null) {
+            // the archive holds the classes of this module path: a worker maps them instead of loading them
+            // (ready sooner, less private memory); an archive that no longer matches the jars is ignored quietly
+            argv.add("-XX:SharedArchiveFile=" + cds);
+            argv.add("-Xlog:cds=off");
+            argv.add("-Xlog:cds+dynamic=off");
+        }
         if (jffiPath != null) {
             argv.add("-D" + JFFI_PATH + "=" + jffiPath);
         }

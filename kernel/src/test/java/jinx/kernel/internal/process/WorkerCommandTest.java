@@ -1,6 +1,7 @@
 package jinx.kernel.internal.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,17 @@ class WorkerCommandTest {
         int p = argv.indexOf("-p");
         assertEquals(List.of("-p", "/m1:/m2", "--add-modules", "ALL-MODULE-PATH", "-m",
             WorkerMain.class.getModule().getName() + "/" + WorkerMain.class.getName()), argv.subList(p, p + 6));
+    }
+
+    @Test
+    void theLaunchersCdsArchiveIsMappedByEveryWorker() {
+        List<String> argv = WorkerCommand.command("java", List.of(), null, Path.of("/srv/jinx/kernel/target/jinx.jsa"),
+            "/m1:/m2", "ignored");
+        int cds = argv.indexOf("-XX:SharedArchiveFile=/srv/jinx/kernel/target/jinx.jsa");
+        assertTrue(cds > 0 && cds < argv.indexOf("-p"), argv.toString());
+        assertTrue(argv.contains("-Xlog:cds=off"), argv.toString());
+        assertFalse(WorkerCommand.command("java", List.of(), null, null, "/m1:/m2", "ignored").stream()
+            .anyMatch(a -> a.startsWith("-XX:SharedArchiveFile")));
     }
 
     @Test
