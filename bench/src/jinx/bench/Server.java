@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * One server under test, nginx or Jinx, in a prefix of its own with a generated configuration: a master and its
  * workers in the foreground ({@code master_process on; daemon off}), listening on a free port of 127.0.0.1.
  * Jinx's JVMs (master and workers, which inherit the master's environment) log their collections to
- * {@code logs/gc-<pid>.log} through {@code JDK_JAVA_OPTIONS}; {@code JINX_JVM_OPTIONS} and {@code JINX_JAVA_OPTS}
+ * {@code logs/gc-<pid>.log} through {@code JDK_JAVA_OPTIONS} (master) and the options file (workers); {@code JINX_JVM_OPTIONS} and {@code JINX_JAVA_OPTS}
  * pass through untouched.
  */
 final class Server implements AutoCloseable {
@@ -82,6 +82,13 @@ final class Server implements AutoCloseable {
             String gc = "-Xlog:gc:file=" + prefix.resolve("logs") + "/gc-%p.log";
             String old = env.get("JDK_JAVA_OPTIONS");
             env.put("JDK_JAVA_OPTIONS", old == null || old.isBlank() ? gc : old + " " + gc);
+            // a worker's environment is what `env` keeps (not JDK_JAVA_OPTIONS): its gc log comes from the
+            // options file, the distribution's own plus that one line
+            String file = env.getOrDefault("JINX_JVM_OPTIONS_FILE", home.resolve("bin/jvm.options").toString());
+            Path options = prefix.resolve("conf/jvm.options");
+            String own = Files.isReadable(Path.of(file)) ? Files.readString(Path.of(file)) : "";
+            Files.writeString(options, own + "\nworker: " + gc + "\n");
+            env.put("JINX_JVM_OPTIONS_FILE", options.toString());
         }
         Server s = new Server(kind, prefix, port, workers, pb.start());
         s.awaitReady();
