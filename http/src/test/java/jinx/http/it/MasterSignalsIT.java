@@ -91,7 +91,7 @@ class MasterSignalsIT {
 
     @Test
     @Timeout(300)
-    void theSignallerReachesTheMasterOfThePidFile() throws Exception {
+    void theSignallerReopensReloadsAndQuits() throws Exception {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "old"));
@@ -113,20 +113,30 @@ class MasterSignalsIT {
                 Masters.assertAllExit(workers);
                 assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
                 assertTrue(site.read("logs/error.log").contains(" signal 3 (SIGQUIT) received from "));
+            } finally {
+                Masters.kill(p);
+                workers.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
 
-                Process second = Masters.start(site);
-                try {
-                    workers.addAll(Masters.waitForWorkers(second.toHandle(), 2, List.of(), 60));
-                    Masters.waitForLog(site, log -> log.contains(" " + second.pid() + "#1: start worker process"));
-                    waitFor(site.root().resolve("logs/jinx.pid"), second.pid() + "\n");
-                    signaller(site, "stop");
-                    assertTrue(second.waitFor(30, TimeUnit.SECONDS), "the master is still running after -s stop");
-                    Masters.assertAllExit(workers);
-                    assertTrue(site.read("logs/error.log").contains(" " + second.pid()
-                        + "#1: signal 15 (SIGTERM) received from "));
-                } finally {
-                    Masters.kill(second);
-                }
+    @Test
+    @Timeout(300)
+    void theSignallerStopsTheMasterOfThePidFile() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> workers = new ArrayList<>();
+            try {
+                workers.addAll(Masters.waitForWorkers(p.toHandle(), 2, List.of(), 60));
+                waitFor(site.root().resolve("logs/jinx.pid"), p.pid() + "\n");
+                signaller(site, "stop");
+                assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the master is still running after -s stop");
+                Masters.assertAllExit(workers);
+                assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+                assertTrue(site.read("logs/error.log").contains(" " + p.pid()
+                    + "#1: signal 15 (SIGTERM) received from "));
             } finally {
                 Masters.kill(p);
                 workers.forEach(ProcessHandle::destroyForcibly);
