@@ -29,11 +29,8 @@ class AllocationIT {
 
     /** The bound per request for {@code return}: nothing is allocated once compiled; an object escaping now and then. */
     private static final long BOUND = 64;
-    /**
-     * The bound for a static file: the open file's record and its {@code stat} (40 and 48 bytes) are allocated when
-     * the JIT does not inline the open path into the handler (it varies from run to run: 0 to about 100 bytes).
-     */
-    private static final long FILE_BOUND = 160;
+    /** The bound for a static file: the open file's answer and its {@code struct stat} are reused per thread. */
+    private static final long FILE_BOUND = BOUND;
     private static final int WARMUP = 60_000;
     private static final int MEASURED = 20_000;
 

@@ -70,6 +70,50 @@ public final class Files {
     }
 
     /**
+     * Fills the caller's {@code struct stat} for a descriptor, for {@link #statSize}, {@link #statMtimeSec} and
+     * {@link #statMode}: {@link #fstat(int, long)} without the record (a hot path that must not allocate).
+     *
+     * @param fd the descriptor
+     * @param statBuf the address of {@link Platform#SIZEOF_STAT} bytes of the caller's memory
+     * @throws NativeIoException {@code fstat() failed (...)}
+     */
+    public static void fstatRaw(int fd, long statBuf) throws NativeIoException {
+        if (Native.C.fstat(fd, statBuf) != 0) {
+            throw Errors.failure("fstat()", Errors.last());
+        }
+    }
+
+    /**
+     * Returns {@code st_size} of a filled {@code struct stat}.
+     *
+     * @param statBuf the {@code struct stat}
+     * @return the size in bytes
+     */
+    public static long statSize(long statBuf) {
+        return NativeMemory.getUnsigned(statBuf + ST_SIZE, SIZEOF_ST_SIZE);
+    }
+
+    /**
+     * Returns {@code st_mtim.tv_sec} of a filled {@code struct stat}.
+     *
+     * @param statBuf the {@code struct stat}
+     * @return the modification time in seconds
+     */
+    public static long statMtimeSec(long statBuf) {
+        return NativeMemory.getUnsigned(statBuf + ST_MTIM_SEC, SIZEOF_ST_MTIM_SEC);
+    }
+
+    /**
+     * Returns {@code st_mode} of a filled {@code struct stat}.
+     *
+     * @param statBuf the {@code struct stat}
+     * @return the mode bits
+     */
+    public static int statMode(long statBuf) {
+        return (int) NativeMemory.getUnsigned(statBuf + ST_MODE, SIZEOF_ST_MODE);
+    }
+
+    /**
      * Reads a descriptor's metadata through the caller's {@code struct stat}.
      *
      * @param fd the descriptor

@@ -7,6 +7,7 @@ import jinx.kernel.os.Errors;
 import jinx.kernel.os.FileStat;
 import jinx.kernel.os.Files;
 import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
 
@@ -19,17 +20,69 @@ import jinx.kernel.os.Syscalls;
  * <p>Symbolic links are followed: {@code disable_symlinks} is not implemented, which is nginx's default
  * ({@code disable_symlinks off}).
  *
- * @param fd the descriptor of a file, -1 for a directory or a failure
- * @param size the size in bytes
- * @param mtime the modification time in seconds
- * @param isDir a directory
- * @param isFile a regular file
- * @param err the errno of a failure, 0 when opened (or when {@code fstat()} failed, logged at crit)
- * @param failed the call that failed ({@code open()}), for the message, or null
+ * <p>{@link #open} answers with one object per thread, reused by the next call (the static handler reads it at
+ * once: no allocation per request); {@link #test}, whose callers keep an answer across another test, with a new
+ * one.
  */
-record OpenFile(int fd, long size, long mtime, boolean isDir, boolean isFile, int err, String failed) {
+final class OpenFile {
 
     private static final int FLAGS = Platform.O_RDONLY | Platform.O_NONBLOCK | Platform.O_CLOEXEC;
+    private static final ThreadLocal<OpenFile> REUSED = ThreadLocal.withInitial(OpenFile::new);
+
+    /** The descriptor of a file, -1 for a directory or a failure. */
+    private int fd;
+    private long size;
+    private long mtime;
+    private boolean isDir;
+    private boolean isFile;
+    private int err;
+    private String failed;
+    /** This thread's {@code struct stat}, for the reused answer, and the memory it lives in (the thread's life). */
+    private long statBuf;
+    private NativeMemory memory;
+
+    private OpenFile set(int fd, long size, long mtime, boolean isDir, boolean isFile, int err, String failed) {
+        this.fd = fd;
+        this.size = size;
+        this.mtime = mtime;
+        this.isDir = isDir;
+        this.isFile = isFile;
+        this.err = err;
+        this.failed = failed;
+        return this;
+    }
+
+    int fd() {
+        return fd;
+    }
+
+    /** The size in bytes. */
+    long size() {
+        return size;
+    }
+
+    /** The modification time in seconds. */
+    long mtime() {
+        return mtime;
+    }
+
+    boolean isDir() {
+        return isDir;
+    }
+
+    boolean isFile() {
+        return isFile;
+    }
+
+    /** The errno of a failure, 0 when opened (or when {@code fstat()} failed, logged at crit). */
+    int err() {
+        return err;
+    }
+
+    /** The call that failed ({@code open()}), for the message, or null. */
+    String failed() {
+        return failed;
+    }
 
     /**
      * Tells whether the file was opened (or is a directory).
@@ -48,7 +101,13 @@ record OpenFile(int fd, long size, long mtime, boolean isDir, boolean isFile, in
      * @return what was found
      */
     static OpenFile open(HttpRequest r, String path) {
-        return open(r, path, true);
+        OpenFile of = REUSED.get();
+        if (of.statBuf == 0) {
+            // one struct stat per thread for its whole life, as the thread's reused answer
+            of.memory = new NativeMemory();
+            of.statBuf = of.memory.allocate(Platform.SIZEOF_STAT);
+        }
+        return open(of, r, path, true);
     }
 
     /**
@@ -59,28 +118,41 @@ record OpenFile(int fd, long size, long mtime, boolean isDir, boolean isFile, in
      * @return what was found; its descriptor is already closed
      */
     static OpenFile test(HttpRequest r, String path) {
-        return open(r, path, false);
+        return open(new OpenFile(), r, path, false);
     }
 
-    private static OpenFile open(HttpRequest r, String path, boolean keep) {
+    private static OpenFile open(OpenFile of, HttpRequest r, String path, boolean keep) {
         int fd;
         try {
             fd = Files.open(path, FLAGS, 0);
         } catch (NativeIoException e) {
-            return new OpenFile(-1, 0, 0, false, false, e.errno(), "open()");
+            return of.set(-1, 0, 0, false, false, e.errno(), "open()");
         } catch (IllegalArgumentException e) {
             // a NUL byte: no file has such a name (nginx refuses "%00" in the URI before it gets here)
-            return new OpenFile(-1, 0, 0, false, false, Errors.ENOENT, "open()");
+            return of.set(-1, 0, 0, false, false, Errors.ENOENT, "open()");
         }
-        FileStat st;
+        long size;
+        long mtime;
+        int mode;
         try {
-            st = Files.fstat(fd);
+            if (of.statBuf != 0) {
+                Files.fstatRaw(fd, of.statBuf);
+                size = Files.statSize(of.statBuf);
+                mtime = Files.statMtimeSec(of.statBuf);
+                mode = Files.statMode(of.statBuf);
+            } else {
+                FileStat st = Files.fstat(fd);
+                size = st.size();
+                mtime = st.mtimeSec();
+                mode = st.mode();
+            }
         } catch (NativeIoException e) {
             CoreOutput.log(r, LogLevel.CRIT, e.errno(), "fstat() \"" + path + "\" failed");
             close(r, fd, path);
-            return new OpenFile(-1, 0, 0, false, false, 0, "fstat()");
+            return of.set(-1, 0, 0, false, false, 0, "fstat()");
         }
-        if (st.isDirectory() || !keep) {
+        boolean dir = (mode & Platform.S_IFMT) == Platform.S_IFDIR;
+        if (dir || !keep) {
             close(r, fd, path);
             fd = -1;
         }
@@ -88,7 +160,7 @@ record OpenFile(int fd, long size, long mtime, boolean isDir, boolean isFile, in
             // a descriptor and a name kept by the request: no closure per request, and this record does not escape
             cr.addFileCleanup(fd, path);
         }
-        return new OpenFile(fd, st.size(), st.mtimeSec(), st.isDirectory(), st.isRegular(), 0, null);
+        return of.set(fd, size, mtime, dir, (mode & Platform.S_IFMT) == Platform.S_IFREG, 0, null);
     }
 
     /**

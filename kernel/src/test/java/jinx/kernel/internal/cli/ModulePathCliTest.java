@@ -348,11 +348,11 @@ class ModulePathCliTest {
     void aModuleWhoseInitProcessThrowsStopsTheServerWithItsLine() throws Exception {
         Path jar = moduleJar("nostart", "nostart",
             "    @Override public void initProcess(Cycle cycle) { throw new IllegalStateException(\"cannot\"); }");
-        conf("master_process off;\nerror_log stderr;\nload_module " + jar + ";\n" + MainTest.EVENTS);
+        conf("master_process off;\ndaemon off;\nerror_log stderr;\nload_module " + jar + ";\n" + MainTest.EVENTS);
         Result r = jinx();
         assertEquals(2, r.exit(), r.err());
         assertTrue(r.err().contains("[emerg] ") && r.err().contains("module \"nostart\" failed to start: cannot in "
-            + conf + ":3\n"), r.err());
+            + conf + ":4\n"), r.err());
     }
 
     /** The names of the built-in modules in their resolved order. */

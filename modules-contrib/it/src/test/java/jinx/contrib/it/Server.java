@@ -69,7 +69,7 @@ final class Server implements AutoCloseable {
     /** The configuration: the kit's usual main directives, then {@code text}. */
     void conf(String text) throws IOException {
         String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
-        Files.writeString(root.resolve("conf/jinx.conf"), user + "error_log logs/error.log notice;\n"
+        Files.writeString(root.resolve("conf/jinx.conf"), user + "daemon off;\nerror_log logs/error.log notice;\n"
             + "pid logs/jinx.pid;\n" + text, StandardCharsets.ISO_8859_1);
     }
 
