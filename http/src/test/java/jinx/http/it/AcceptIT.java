@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.kernel.internal.process.MasterProcess;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
 
@@ -36,6 +37,9 @@ import jinx.kernel.os.Syscalls;
 @Tag("slow")
 class AcceptIT {
 
+    /** The first listening socket's descriptor in a worker (after the snapshot and the channel). */
+    private static final int LISTENING_FD = MasterProcess.FIRST_LISTENING_FD;
+
     private static final long EXCLUSIVE = Platform.EPOLLEXCLUSIVE & 0xffffffffL;
 
     @Test
@@ -44,8 +48,8 @@ class AcceptIT {
         serve("", "", (port, workers) -> {
             for (ProcessHandle w : workers) {
                 Map<Integer, String> listening = WorkerProcs.listeningFds(w.pid(), port);
-                assertEquals(Set.of(4), listening.keySet(), "the shared socket at its fixed descriptor");
-                Long events = WorkerProcs.epollRegistrations(w.pid()).get(4);
+                assertEquals(Set.of(LISTENING_FD), listening.keySet(), "the shared socket at its fixed descriptor");
+                Long events = WorkerProcs.epollRegistrations(w.pid()).get(LISTENING_FD);
                 assertTrue(events != null && (events & EXCLUSIVE) != 0, "EPOLLEXCLUSIVE: " + events);
                 assertFalse(WorkerProcs.fds(w.pid()).containsValue("/memfd:jinx:jinx_shared_zone (deleted)"));
             }
@@ -59,7 +63,8 @@ class AcceptIT {
             for (ProcessHandle w : workers) {
                 assertTrue(WorkerProcs.fds(w.pid()).containsValue("/memfd:jinx:jinx_shared_zone (deleted)"),
                     "the accept mutex's zone is mapped: " + WorkerProcs.fds(w.pid()));
-                Long events = WorkerProcs.epollRegistrations(w.pid()).get(4);
+                Long events = WorkerProcs.epollRegistrations(w.pid()).get(LISTENING_FD);
+                // with the mutex a worker registers the socket only while it holds the lock, never exclusive
                 assertTrue(events == null || (events & EXCLUSIVE) == 0, "not exclusive: " + events);
             }
         });
