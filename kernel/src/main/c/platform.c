@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <signal.h>
 #include <spawn.h>
@@ -158,6 +159,10 @@ main(void)
     SIZEOF("RLIMIT", struct rlimit);
     FIELD("RLIM_CUR", struct rlimit, rlim_cur);
     FIELD("RLIM_MAX", struct rlimit, rlim_max);
+
+    /* struct passwd and struct group for getpwnam(3) and getgrnam(3) (user) */
+    FIELD("PW_UID", struct passwd, pw_uid);
+    FIELD("GR_GID", struct group, gr_gid);
     CONST(RLIM_INFINITY);
 
     /* struct linger for SO_LINGER (reset_timedout_connection) */

@@ -6,7 +6,6 @@ module jinx.kernel {
     requires org.jnrproject.ffi;
     requires org.jnrproject.jffi;
     requires org.jnrproject.constants;
-    requires org.jnrproject.posix;
     requires org.slf4j;
 
     exports jinx.kernel;

@@ -13,12 +13,14 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.it.crash.ErrorModule;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
 
@@ -89,6 +91,62 @@ class WorkerProcessesIT {
     }
 
     @Test
+    @Timeout(120)
+    void anErrorOnTheLoopThreadExitsTheWorkerWithCode1AndItIsRespawned() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            WorkerProcs.moduleJar(site.root().resolve("modules/jinx-it-error.jar"), ErrorModule.class);
+            site.write("conf/jinx.conf", Masters.conf(port, 2, "load_module modules/jinx-it-error.jar;\n", "v")
+                .replace("location = /pid", "location = /error { it_error; }\nlocation = /pid"));
+            Process p = Masters.start(site);
+            List<ProcessHandle> workers = new ArrayList<>();
+            try {
+                workers.addAll(Masters.startReady(site, p, 2));
+                java.util.Map<ProcessHandle, Integer> slots = new java.util.HashMap<>();
+                for (ProcessHandle w : workers) {
+                    slots.put(w, Masters.slotOf(w));
+                }
+                // the worker that takes the request dies in it: no response, the connection closed
+                try (Socket s = connect(port)) {
+                    s.getOutputStream().write("GET /error HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                    try {
+                        assertEquals(-1, s.getInputStream().read(), "a response to /error");
+                    } catch (java.net.SocketException e) {
+                        // reset: the JVM exited with the connection open
+                    }
+                }
+                String log = Masters.waitForLog(site, l -> workers.stream()
+                    .anyMatch(w -> l.contains(": worker process " + w.pid() + " exited with code 1\n")));
+                ProcessHandle died = workers.stream()
+                    .filter(w -> log.contains(": worker process " + w.pid() + " exited with code 1\n"))
+                    .findFirst().orElseThrow();
+                // its trace went to the error log, where a worker's stderr goes
+                assertTrue(log.contains("java.lang.InternalError: it_error in /error\n"), log);
+                // its slot gets a new worker, and both serve
+                List<ProcessHandle> now = Masters.waitForWorkers(p.toHandle(), 2, List.of(died));
+                workers.addAll(now);
+                ProcessHandle fresh = now.stream().filter(w -> !workers.subList(0, 2).contains(w)).findFirst()
+                    .orElseThrow();
+                assertEquals(slots.get(died), Masters.slotOf(fresh), "not in the dead worker's slot");
+                Masters.waitForReady(site, fresh.pid());
+                java.util.Set<String> pids = new java.util.HashSet<>();
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (pids.size() < 2 && System.nanoTime() < end) {
+                    pids.add(ItSupport.get(port, "localhost", "/pid").body());
+                }
+                assertTrue(pids.contains(Long.toString(fresh.pid())), "the new worker never served: " + pids);
+                assertTrue(p.isAlive(), "the master is alive");
+                Masters.stopMaster(p, site);
+                Masters.assertAllExit(workers);
+            } finally {
+                Masters.kill(p);
+                workers.forEach(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
+
+    @Test
     @Timeout(150)
     void reloadClosesIdleAtOnceFinishesInFlightAndTimesOutTheRest() throws Exception {
         try (Site site = Site.create()) {
@@ -123,8 +181,9 @@ class WorkerProcessesIT {
                 // the idle keep-alive connection is closed once its worker is told to quit, not after keepalive
                 assertEquals(-1, idle.getInputStream().read());
                 long closed = System.nanoTime();
-                String log = site.read("logs/error.log");
-                assertTrue(log.contains(": gracefully shutting down\n"), log);
+                // both old workers have had their QUIT (the slow request may be on the other one)
+                Masters.waitForLog(site, log -> old.stream().allMatch(w -> Pattern.compile("\\[notice\\] "
+                    + w.pid() + "#\\d+: gracefully shutting down\n").matcher(log).find()));
                 // the slow request finishes on the old configuration, and its connection closes
                 slow.getOutputStream().write(END);
                 String r = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);

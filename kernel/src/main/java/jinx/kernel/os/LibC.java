@@ -673,6 +673,22 @@ public interface LibC {
     int setgid(int gid);
 
     /**
+     * {@code struct passwd *getpwnam(const char *name);}
+     *
+     * @param name the user's name, NUL-terminated
+     * @return the entry's address (libc's static buffer), 0 when there is none
+     */
+    @intptr_t long getpwnam(@In byte[] name);
+
+    /**
+     * {@code struct group *getgrnam(const char *name);}
+     *
+     * @param name the group's name, NUL-terminated
+     * @return the entry's address (libc's static buffer), 0 when there is none
+     */
+    @intptr_t long getgrnam(@In byte[] name);
+
+    /**
      * {@code int initgroups(const char *user, gid_t group);}
      *
      * @param user the user's name, NUL-terminated

@@ -1,5 +1,8 @@
 package jinx.kernel.os;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.BitSet;
 
 /**
@@ -93,6 +96,23 @@ public final class ProcessSetup {
     public static void setpriority(int prio) throws NativeIoException {
         if (Native.C.setpriority(Platform.PRIO_PROCESS, 0, prio) != 0) {
             throw Errors.failure("setpriority(" + prio + ")", Errors.last());
+        }
+    }
+
+    /**
+     * Returns the calling thread's nice value, from {@code /proc/thread-self/stat} (field 19): {@code getpriority}
+     * cannot tell its result -1 from a failure.
+     *
+     * @return -20 to 19; 0 when the file cannot be read
+     */
+    public static int nice() {
+        try {
+            String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+            // the command name (field 2) may hold spaces and parentheses: count fields after its closing one
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(fields[19 - 3]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
         }
     }
 

@@ -2,10 +2,6 @@ package jinx.kernel.os;
 
 import jnr.constants.platform.RLIMIT;
 import jnr.constants.platform.Signal;
-import jnr.posix.Group;
-import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
-import jnr.posix.Passwd;
 
 import jinx.kernel.Rc;
 
@@ -27,11 +23,9 @@ import jinx.kernel.Rc;
  */
 public final class Syscalls {
 
-    private static final class Posix {
-        static final POSIX POSIX = POSIXFactory.getNativePOSIX();
-    }
-
     private static final int EINTR = Errors.EINTR;
+    private static final int PW_UID = Platform.probe("OFFSETOF_PW_UID");
+    private static final int GR_GID = Platform.probe("OFFSETOF_GR_GID");
     private static final int RLIM_CUR = Platform.probe("OFFSETOF_RLIM_CUR");
     private static final int RLIM_MAX = Platform.probe("OFFSETOF_RLIM_MAX");
     private static final int SIZEOF_RLIMIT = Platform.probe("SIZEOF_RLIMIT");
@@ -92,8 +86,8 @@ public final class Syscalls {
      * @return the user id, or -1 when there is no such user
      */
     public static int getpwnam(String name) {
-        Passwd pwd = Posix.POSIX.getpwnam(name);
-        return pwd == null ? -1 : (int) pwd.getUID();
+        long pwd = Native.C.getpwnam(CStrings.bytes(name));
+        return pwd == 0 ? -1 : NativeMemory.getInt(pwd + PW_UID);
     }
 
     /**
@@ -103,8 +97,8 @@ public final class Syscalls {
      * @return the group id, or -1 when there is no such group
      */
     public static int getgrnam(String name) {
-        Group grp = Posix.POSIX.getgrnam(name);
-        return grp == null ? -1 : (int) grp.getGID();
+        long grp = Native.C.getgrnam(CStrings.bytes(name));
+        return grp == 0 ? -1 : NativeMemory.getInt(grp + GR_GID);
     }
 
     /**

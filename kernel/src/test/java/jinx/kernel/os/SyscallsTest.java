@@ -214,4 +214,20 @@ class SyscallsTest {
         NativeMemory.putLong(v + Platform.OFFSETOF_IOV_BASE, base);
         NativeMemory.putLong(v + Platform.OFFSETOF_IOV_LEN, len);
     }
+
+    @Test
+    void usersAndGroupsAreLookedUpInLibc() throws Exception {
+        // root is 0 on every Linux; the names come from /etc/passwd and /etc/group through NSS
+        assertEquals(0, Syscalls.getpwnam("root"));
+        assertEquals(0, Syscalls.getgrnam("root"));
+        assertEquals(-1, Syscalls.getpwnam("no_such_user_jinx"));
+        assertEquals(-1, Syscalls.getgrnam("no_such_group_jinx"));
+        String passwd = java.nio.file.Files.readString(Path.of("/etc/passwd"));
+        for (String line : passwd.split("\n")) {
+            String[] f = line.split(":");
+            if (f.length > 3 && !line.startsWith("#") && !line.startsWith("+")) {
+                assertEquals(Integer.parseInt(f[2]), Syscalls.getpwnam(f[0]), line);
+            }
+        }
+    }
 }

@@ -50,6 +50,8 @@ public final class SingleProcess {
     private Connection signalConnection;
     /** A worker's channel to its master, or -1. */
     private int channelFd = -1;
+    /** What a worker does before it reports ready: takes its nice value ({@link WorkerInit#settlePriority}). */
+    private Runnable ready = () -> { };
     /** The modules whose initProcess ran, for exitProcess. */
     private List<JinxModule> initialised = List.of();
     /* set on the loop thread by the signal and channel handlers, acted upon after the turn, as nginx's flags */
@@ -119,11 +121,13 @@ public final class SingleProcess {
      *
      * @param cycle a cycle attached from the master's snapshot
      * @param channelFd the worker's end of its channel ({@link MasterProcess#CHANNEL_FD}), or -1
+     * @param ready what to do once the loop is set up, before {@code READY} is sent
      * @return the exit code: 2 when a module could not start
      */
-    public static int runWorker(KernelCycle cycle, int channelFd) {
+    public static int runWorker(KernelCycle cycle, int channelFd, Runnable ready) {
         SingleProcess process = new SingleProcess(cycle, null);
         process.channelFd = channelFd;
+        process.ready = ready;
         cycle.log().captureStderr();
         process.signalFd = ProcessEvents.signalfd(cycle.log());
         try {
@@ -195,6 +199,7 @@ public final class SingleProcess {
             return 2;
         }
         if (channelFd != -1) {
+            ready.run();
             ProcessEvents.reportReady(channelFd, cycle.log());
         }
         try {

@@ -21,9 +21,10 @@ import jinx.kernel.spi.Conf;
 
 /**
  * What a worker does to itself once its cycle is attached and before it drops its privileges, from nginx's
- * {@code ngx_worker_process_init()}: its number ({@code ngx_worker}), {@code worker_priority},
- * {@code worker_rlimit_nofile}, {@code worker_rlimit_core} and {@code worker_cpu_affinity}. As in nginx, a failure
- * is logged ({@code setrlimit(RLIMIT_NOFILE, 100000) failed (1: Operation not permitted)}) and the worker goes on.
+ * {@code ngx_worker_process_init()}: its number ({@code ngx_worker}), {@code worker_rlimit_nofile},
+ * {@code worker_rlimit_core} and {@code worker_cpu_affinity}; and {@code worker_priority} as it reports ready
+ * ({@link #settlePriority}: the master starts it ten nice values higher). As in nginx, a failure is logged
+ * ({@code setrlimit(RLIMIT_NOFILE, 100000) failed (1: Operation not permitted)}) and the worker goes on.
  *
  * <p>Threads: Linux applies {@code setpriority} and {@code sched_setaffinity} to one thread. The priority is the
  * whole worker's in nginx, so every thread the JVM has started is given it (threads started later inherit it from
@@ -44,9 +45,6 @@ public final class WorkerInit {
         cycle.worker(worker);
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         ErrorLog log = cycle.log();
-        if (core.prioritySet && core.priority != 0) {
-            priority(core.priority, log);
-        }
         if (core.rlimitNofile != Conf.UNSET) {
             rlimit(Platform.RLIMIT_NOFILE, core.rlimitNofile, log);
         }
@@ -57,6 +55,40 @@ public final class WorkerInit {
         if (cpus != null) {
             affinity(cpus, log);
         }
+    }
+
+    /**
+     * The nice value a worker of this cycle runs at: {@code worker_priority}, or the master's own.
+     *
+     * @param core the cycle's core configuration
+     * @param masterNice the master's nice value
+     * @return -20 to 19
+     */
+    static int targetNice(CoreConf core, int masterNice) {
+        return core.prioritySet ? core.priority : masterNice;
+    }
+
+    /**
+     * The nice value the master gives a worker it spawns: ten below its target (a JVM starting on a machine busy
+     * serving is otherwise starved for seconds: a reload would wait on it), at most -20.
+     *
+     * @param target the worker's {@link #targetNice}
+     * @return the start nice value
+     */
+    static int startNice(int target) {
+        return Math.max(-20, target - 10);
+    }
+
+    /**
+     * Gives every thread of this worker its nice value ({@code worker_priority}) as it reports ready: the boost of
+     * its start ends before the master tells the old workers to quit. Always a raise from the start value, which needs no privilege, so it works after
+     * {@code setuid} too; a failure is nginx's one alert.
+     *
+     * @param target the worker's {@link #targetNice}
+     * @param log where a failure goes
+     */
+    static void settlePriority(int target, ErrorLog log) {
+        priority(target, log);
     }
 
     private static void priority(int prio, ErrorLog log) {

@@ -20,7 +20,7 @@ import jinx.kernel.os.Syscalls;
 
 /**
  * A worker JVM's entry point ({@link WorkerSpawner} starts it): {@code WorkerMain <slot> <listening count>
- * <zone names, comma-separated>}, with the descriptors the master placed (the snapshot, the channel, the
+ * <zone names, comma-separated> <nice value once ready>}, with the descriptors the master placed (the snapshot, the channel, the
  * listening sockets, the zones). Reads the snapshot, attaches its cycle, drops privileges per {@code user} (a
  * failure is exit code 2: not respawned), serves ({@link SingleProcess#runWorker}: the channel and the signalfd
  * in its loop, {@code READY} on the channel once it turns). Exit code 2 too when the cycle cannot be attached or
@@ -35,7 +35,7 @@ public final class WorkerMain {
     /**
      * Runs a worker and exits with its code.
      *
-     * @param args slot, listening count, zone names
+     * @param args slot, listening count, zone names, nice value
      */
     public static void main(String[] args) {
         // an Error on any thread leaves the JVM in doubt: exit (code 1, respawned) rather than limp on
@@ -96,6 +96,8 @@ public final class WorkerMain {
             cycle.log().emerg(e.getMessage());
             return 2;
         }
-        return SingleProcess.runWorker(cycle, MasterProcess.CHANNEL_FD);
+        int nice = Integer.parseInt(args[3]);
+        return SingleProcess.runWorker(cycle, MasterProcess.CHANNEL_FD,
+            () -> WorkerInit.settlePriority(nice, cycle.log()));
     }
 }

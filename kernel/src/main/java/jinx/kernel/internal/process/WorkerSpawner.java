@@ -10,6 +10,7 @@ import jinx.kernel.SharedZone;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.ProcessSetup;
 import jinx.kernel.os.Processes;
 import jinx.kernel.os.SigSet;
 import jinx.kernel.os.Signals;
@@ -20,6 +21,8 @@ import jinx.kernel.os.SpawnSpec;
  * server's signals blocked and exactly these descriptors: the snapshot at {@link MasterProcess#SNAPSHOT_FD}, the
  * worker's end of its channel at {@link MasterProcess#CHANNEL_FD}, the listening sockets from
  * {@link MasterProcess#FIRST_LISTENING_FD} in the cycle's order, then the shared zones; everything else closed.
+ * The worker starts ten nice values below its {@code worker_priority} and takes that as it reports ready
+ * ({@link WorkerInit#settlePriority}), so that a reload on a busy machine is not a wait for a starved JVM.
  */
 final class WorkerSpawner {
 
@@ -46,6 +49,9 @@ final class WorkerSpawner {
         argv.add(Integer.toString(e.slot));
         argv.add(Integer.toString(listening.size()));
         argv.add(zoneNames.toString());
+        int masterNice = ProcessSetup.nice();
+        int target = WorkerInit.targetNice(c.conf(MainCoreModule.NAME, CoreConf.class), masterNice);
+        argv.add(Integer.toString(target));
         List<String> env = WorkerCommand.environment(c.conf(MainCoreModule.NAME, CoreConf.class).env);
         int[] channel = null;
         try (SigSet mask = Signals.serverSet()) {
@@ -65,7 +71,16 @@ final class WorkerSpawner {
             }
             spec = spec.withCloseFrom(fd);
             e.spawnedNs = System.nanoTime();
-            e.pid = Processes.spawn(spec);
+            // a spawned process starts at its parent thread's nice value: this thread's, for the spawn only
+            int start = WorkerInit.startNice(target);
+            boolean boosted = start != masterNice && renice(start);
+            try {
+                e.pid = Processes.spawn(spec);
+            } finally {
+                if (boosted) {
+                    renice(masterNice);
+                }
+            }
             e.channel = channel[0];
             channel[0] = -1;
             e.exited = false;
@@ -81,6 +96,16 @@ final class WorkerSpawner {
                 ProcessChannel.close(channel[0]);
                 ProcessChannel.close(channel[1]);
             }
+        }
+    }
+
+    /** Sets this thread's nice value; false when it could not (lowering it needs root). */
+    private static boolean renice(int nice) {
+        try {
+            ProcessSetup.setpriority(nice);
+            return true;
+        } catch (NativeIoException ex) {
+            return false;
         }
     }
 

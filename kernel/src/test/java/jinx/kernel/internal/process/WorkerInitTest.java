@@ -48,4 +48,23 @@ class WorkerInitTest {
         c.cpuAffinity.add(new BitSet());
         assertNull(WorkerInit.cpuAffinity(c, 0), "an empty mask: nginx sets nothing");
     }
+
+    private static CoreConf priority(Integer nice) {
+        CoreConf c = new CoreConf();
+        if (nice != null) {
+            c.priority = nice;
+            c.prioritySet = true;
+        }
+        return c;
+    }
+
+    @Test
+    void aWorkerStartsTenNiceValuesAboveItsPriorityAndTakesItsOwnOnceReady() {
+        assertEquals(0, WorkerInit.targetNice(priority(null), 0), "no worker_priority: the master's");
+        assertEquals(3, WorkerInit.targetNice(priority(null), 3));
+        assertEquals(5, WorkerInit.targetNice(priority(5), 0));
+        assertEquals(-10, WorkerInit.startNice(0));
+        assertEquals(-5, WorkerInit.startNice(5));
+        assertEquals(-20, WorkerInit.startNice(-15), "at most -20");
+    }
 }
