@@ -79,6 +79,7 @@ class WorkerProcessesIT {
                 long servedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - kill);
                 System.out.println("RESPAWN appeared=" + appearedMs + "ms start(spawn to ready)=" + startMs
                     + "ms served=" + servedMs + "ms after the kill");
+                assertTrue(servedMs <= 1000, "the respawned worker served " + servedMs + "ms after the kill");
                 String log = site.read("logs/error.log");
                 assertTrue(log.contains(": worker process " + killed.pid() + " exited on signal 9\n"), log);
                 Masters.stopMaster(p, site);
