@@ -140,6 +140,18 @@ class CustomBuildIT {
         }
         assertTrue(Files.isRegularFile(dist.resolve("lib/jinx-http.jar")));
         assertFalse(Files.exists(dist.resolve("runtime")));
+        // the tree's launcher and JVM options, jffi's library, and the build's own class-data sharing archive
+        // (its training run asks a few pages with curl)
+        for (String file : List.of("bin/jinx", "bin/jinx-cds", "bin/jvm.options")) {
+            assertTrue(Files.isRegularFile(dist.resolve(file)), file);
+        }
+        assertTrue(Files.isDirectory(dist.resolve("lib/native")));
+        boolean curl = Files.isExecutable(Path.of("/usr/bin/curl"));
+        if (curl) {
+            assertTrue(Files.isRegularFile(dist.resolve("lib/jinx.jsa")), b.out());
+            assertTrue(b.out().contains("jinx-build: note: recorded the class-data sharing archive lib/jinx.jsa"),
+                b.out());
+        }
 
         Run v = jinx(dist, "-V");
         assertEquals(0, v.exit(), v.out());
@@ -166,6 +178,12 @@ class CustomBuildIT {
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals(Files.readString(dist.resolve("html/index.html"), StandardCharsets.ISO_8859_1), r.body());
         assertEquals(p.pid() + "\n", Files.readString(dist.resolve("logs/jinx.pid")));
+        List<String> argv = WorkerProcs.cmdline(p.pid());
+        assertTrue(argv.contains("-Djffi.boot.library.path=" + dist.resolve("lib/native")), argv::toString);
+        assertTrue(argv.contains("-Xrs"), argv::toString);
+        if (curl) {
+            assertTrue(argv.contains("-XX:SharedArchiveFile=" + dist.resolve("lib/jinx.jsa")), argv::toString);
+        }
         Syscalls.kill(p.pid(), Platform.SIGTERM);
         assertTrue(p.waitFor(20, TimeUnit.SECONDS), "still running after SIGTERM");
         assertFalse(Files.exists(dist.resolve("logs/jinx.pid")));
