@@ -158,6 +158,47 @@ class ReloadIT {
 
     @Test
     @Timeout(120)
+    void aHupDuringAReloadIsHeldAndAppliedAfterIt() throws Exception {
+        assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
+            "the jars are not built");
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            site.write("conf/jinx.conf", conf(port, "old"));
+            Process p = start(site);
+            try {
+                Masters.waitForWorkers(p.toHandle(), 2, List.of());
+                waitForBody(port, "old");
+                site.write("conf/jinx.conf", conf(port, "new1"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                // the first reload is starting its workers (not ready yet: a JVM takes half a second at least)
+                String started = Masters.waitForLog(site, l -> l.split(": start worker process ", -1).length > 4);
+                assertEquals(0, started.split(": worker process \\d+ ready in ", -1).length - 1 - 2, started);
+                site.write("conf/jinx.conf", conf(port, "new2"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                waitForBody(port, "new2", 60);
+                String log = Masters.waitForLog(site, l -> reconfigurings(l) == 2);
+                // the second waited for the first: both of the first reload's workers were ready before it began
+                int second = log.indexOf(": reconfiguring\n", log.indexOf(": reconfiguring\n") + 1);
+                Matcher ready = Pattern.compile(": worker process \\d+ ready in \\d+ms\n").matcher(log);
+                int readyBefore = 0;
+                while (ready.find()) {
+                    readyBefore += ready.start() < second ? 1 : 0;
+                }
+                assertEquals(4, readyBefore, log);
+                assertEquals(2, log.split(": signal 1 \\(SIGHUP\\) received from ", -1).length - 1, log);
+                assertFalse(log.contains("reload abandoned"), log);
+                for (int i = 0; i < 5; i++) {
+                    assertEquals("new2", oneRequest(port));
+                }
+                Masters.stopMaster(p, site);
+            } finally {
+                Masters.kill(p);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
     void reloadWhoseWorkersCannotStartIsAbandoned() throws Exception {
         assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
             "the jars are not built");
