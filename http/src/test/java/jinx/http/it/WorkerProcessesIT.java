@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 
 import jinx.http.it.crash.ErrorModule;
 import jinx.kernel.os.Platform;
+import jinx.kernel.os.ProcessSetup;
 import jinx.kernel.os.Syscalls;
 
 /**
@@ -66,8 +68,14 @@ class WorkerProcessesIT {
                 assertTrue(fresh != null, "no worker was respawned");
                 workers.add(fresh);
                 assertTrue(appearedMs <= 1000, "respawned " + appearedMs + "ms after the kill");
+                // it starts ten nice values up (root may lower it), and takes the master's once ready
+                int nice = ProcessSetup.nice();
+                int boosted = Syscalls.geteuid() == 0 ? Math.max(-20, nice - 10) : nice;
+                assertEquals(boosted, WorkerProcs.nice(fresh.pid()).get(fresh.pid()), "a starting worker's nice");
                 assertEquals(slot, Masters.slotOf(fresh), "not in the killed worker's slot");
                 long startMs = Masters.waitForReady(site, fresh.pid());
+                Map<Long, Integer> threads = WorkerProcs.nice(fresh.pid());
+                assertTrue(threads.values().stream().allMatch(n -> n == nice), "a ready worker's nice: " + threads);
                 // it serves: a request answered with its pid
                 String pid = Long.toString(fresh.pid());
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
