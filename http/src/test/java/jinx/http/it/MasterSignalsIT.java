@@ -90,6 +90,37 @@ class MasterSignalsIT {
     }
 
     @Test
+    @Timeout(120)
+    void quitAndTermRemoveTheListeningUnixSocket() throws Exception {
+        for (int signo : new int[] {Platform.SIGQUIT, Platform.SIGTERM}) {
+            try (Site site = Site.create()) {
+                Path sock = site.root().resolve("logs/jinx.sock");
+                int port = Site.freePort();
+                site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v")
+                    .replace("location = /v", "listen unix:" + sock + ";\nlocation = /v"));
+                Process p = Masters.start(site);
+                List<ProcessHandle> workers = new ArrayList<>();
+                try {
+                    workers.addAll(Masters.startReady(site, p, 2));
+                    try (RawClient c = RawClient.unix(sock)) {
+                        String raw = c.send("GET /v HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                            .readAll();
+                        assertTrue(raw.endsWith("\r\n\r\nv"), raw);
+                    }
+                    Syscalls.kill(p.pid(), signo);
+                    assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the master is still running");
+                    Masters.assertAllExit(workers);
+                    assertFalse(Files.exists(sock), "signal " + signo + " left " + sock);
+                    assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+                } finally {
+                    Masters.kill(p);
+                    workers.forEach(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+    }
+
+    @Test
     @Timeout(300)
     void theSignallerReopensReloadsAndQuits() throws Exception {
         try (Site site = Site.create()) {
