@@ -153,6 +153,44 @@ class ZoneIT {
         }
     }
 
+    @Test
+    @Timeout(180)
+    void aReloadKeepsTheZoneAndItsCounters() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            Process p = start(site, port);
+            try {
+                List<ProcessHandle> old = WorkerProcs.workers(p, site, 2);
+                WorkerProcs.waitForBody(port, "/read");
+                for (int i = 0; i < 10; i++) {
+                    WorkerProcs.body(port, "/cas");
+                }
+                assertEquals("10 0", read(port));
+                // the same zone (name, size, module) in the new cycle: the new workers map the same memory
+                site.write("conf/jinx.conf", site.read("conf/jinx.conf").replace("worker_connections 256;",
+                    "worker_connections 512;"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                Masters.waitForLog(site, log -> log.split(": reconfiguring\n", -1).length == 2);
+                Masters.assertAllExit(old);
+                List<ProcessHandle> fresh = WorkerProcs.workers(p, site, 2, old);
+                assertEquals(2, fresh.size());
+                assertEquals("10 0", read(port), "the counters after the reload");
+                String[] next = WorkerProcs.body(port, "/cas").strip().split(" ");
+                assertEquals("11", next[0]);
+                assertTrue(fresh.stream().anyMatch(w -> w.pid() == Long.parseLong(next[1])), next[1]);
+                Masters.stopMaster(p, site);
+            } finally {
+                Masters.kill(p);
+            }
+        }
+    }
+
+    /** {@code CAS LOCK} of the counters. */
+    private static String read(int port) throws IOException {
+        String[] r = WorkerProcs.body(port, "/read").strip().split(" ");
+        return r[0] + " " + r[1];
+    }
+
     private static Process start(Site site, int port) throws IOException {
         assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
             "the jars are not built");
