@@ -5,6 +5,7 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Objects;
 
 import com.kenai.jffi.MemoryIO;
 
@@ -23,7 +24,8 @@ import sun.misc.Unsafe;
  * {@code sun.misc.Unsafe} (module {@code jdk.unsupported}), whose reads and writes the JIT compiles to plain
  * loads and stores: jffi's {@code MemoryIO} makes a JNI call for a buffer's address always, and for every read
  * and write when its own Unsafe path is off (as on the module path), some 20 to 40 ns each (measured: about a
- * tenth of a worker's user time per hello request). Allocation and bulk copies stay with jffi.
+ * tenth of a worker's user time per hello request); bulk copies between the heap and native memory too. Allocation
+ * stays with jffi.
  */
 public final class NativeMemory implements AutoCloseable {
 
@@ -269,7 +271,8 @@ public final class NativeMemory implements AutoCloseable {
      * @param length how many
      */
     public static void put(long address, byte[] src, int offset, int length) {
-        IO.putByteArray(address, src, offset, length);
+        Objects.checkFromIndexSize(offset, length, src.length);
+        U.copyMemory(src, Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, null, address, length);
     }
 
     /**
@@ -281,7 +284,8 @@ public final class NativeMemory implements AutoCloseable {
      * @param length how many
      */
     public static void get(long address, byte[] dst, int offset, int length) {
-        IO.getByteArray(address, dst, offset, length);
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        U.copyMemory(null, address, dst, Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, length);
     }
 
     /**
