@@ -7,6 +7,8 @@ module jinx.kernel {
     requires org.jnrproject.jffi;
     requires org.jnrproject.constants;
     requires org.slf4j;
+    // sun.misc.Unsafe: native memory read and written without JNI (NativeMemory)
+    requires jdk.unsupported;
 
     exports jinx.kernel;
     exports jinx.kernel.spi;

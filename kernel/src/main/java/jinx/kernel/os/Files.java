@@ -54,6 +54,37 @@ public final class Files {
     }
 
     /**
+     * Opens a file, its path written into the caller's native memory first: the hot form of
+     * {@link #open(String, int, int)}, which allocates nothing once the path's bytes are cached (a path longer
+     * than the memory takes the other form).
+     *
+     * @param path the path
+     * @param flags {@link Platform#O_RDONLY} | {@link Platform#O_CLOEXEC} ...
+     * @param mode permissions when {@link Platform#O_CREAT} creates it ({@code 0644})
+     * @param buf the address of the caller's memory for the path
+     * @param size its size in bytes
+     * @return the descriptor
+     * @throws NativeIoException {@code open() "/path" failed (...)}
+     */
+    public static int open(String path, int flags, int mode, long buf, int size) throws NativeIoException {
+        byte[] p = cString(path);
+        if (p.length > size) {
+            return open(path, flags, mode);
+        }
+        NativeMemory.put(buf, p, 0, p.length);
+        for (;;) {
+            int fd = Native.C.open(buf, flags, mode);
+            if (fd >= 0) {
+                return fd;
+            }
+            int errno = Errors.last();
+            if (errno != Errors.EINTR) {
+                throw Errors.failure("open() \"" + path + "\"", errno);
+            }
+        }
+    }
+
+    /**
      * Reads a descriptor's metadata. Not hot: allocates the {@code struct stat}; see the two-argument form.
      *
      * @param fd the descriptor

@@ -378,6 +378,17 @@ public interface LibC {
     int open(@In byte[] pathname, int flags, @mode_t int mode);
 
     /**
+     * {@code int open(const char *pathname, int flags, mode_t mode);} with the path in native memory: no array
+     * copied by JNI on the way in (a file served per request).
+     *
+     * @param pathname the address of the path, NUL-terminated
+     * @param flags {@code O_RDONLY}, {@code O_CLOEXEC}, ...
+     * @param mode the permissions when creating
+     * @return the descriptor, or -1 with errno set
+     */
+    int open(@intptr_t long pathname, int flags, @mode_t int mode);
+
+    /**
      * {@code int fstat(int fd, struct stat *statbuf);}
      *
      * @param fd the descriptor

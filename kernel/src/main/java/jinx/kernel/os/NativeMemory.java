@@ -1,10 +1,15 @@
 package jinx.kernel.os;
 
+import java.lang.reflect.Field;
+import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Objects;
 
 import com.kenai.jffi.MemoryIO;
+
+import sun.misc.Unsafe;
 
 /**
  * Native memory in slabs: each {@link #allocate(long)} is one zeroed {@code malloc} this object owns until
@@ -14,10 +19,40 @@ import com.kenai.jffi.MemoryIO;
  * <p>An instance is not thread-safe: it belongs to one owner (one loop). The static accessors read and write
  * any native address, in the platform's byte order; they are how struct fields are reached (offsets from
  * {@link Platform}), and they allocate nothing.
+ *
+ * <p>Those accessors and {@link #address(ByteBuffer)} run on the I/O path of every request, so they go through
+ * {@code sun.misc.Unsafe} (module {@code jdk.unsupported}), whose reads and writes the JIT compiles to plain
+ * loads and stores: jffi's {@code MemoryIO} makes a JNI call for a buffer's address always, and for every read
+ * and write when its own Unsafe path is off (as on the module path), some 20 to 40 ns each (measured: about a
+ * tenth of a worker's user time per hello request); bulk copies between the heap and native memory too. Allocation
+ * stays with jffi.
  */
 public final class NativeMemory implements AutoCloseable {
 
     private static final MemoryIO IO = MemoryIO.getInstance();
+    private static final Unsafe U = unsafe();
+    /** The offset of {@code java.nio.Buffer.address}, a direct buffer's native address. */
+    private static final long BUFFER_ADDRESS = bufferAddressOffset();
+
+    private static Unsafe unsafe() {
+        try {
+            Field f = Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            return (Unsafe) f.get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("deprecation")
+    private static long bufferAddressOffset() {
+        try {
+            // only the field's offset is read: Buffer.address is never made accessible
+            return U.objectFieldOffset(Buffer.class.getDeclaredField("address"));
+        } catch (NoSuchFieldException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private long[] slabs = new long[8];
     private int count;
@@ -110,7 +145,7 @@ public final class NativeMemory implements AutoCloseable {
         if (!buffer.isDirect()) {
             throw new IllegalArgumentException("not a direct buffer");
         }
-        return IO.getDirectBufferAddress(buffer);
+        return U.getLong(buffer, BUFFER_ADDRESS);
     }
 
     /**
@@ -120,7 +155,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the byte
      */
     public static byte getByte(long address) {
-        return IO.getByte(address);
+        return U.getByte(address);
     }
 
     /**
@@ -130,7 +165,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the byte
      */
     public static void putByte(long address, byte value) {
-        IO.putByte(address, value);
+        U.putByte(address, value);
     }
 
     /**
@@ -140,7 +175,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the value
      */
     public static short getShort(long address) {
-        return IO.getShort(address);
+        return U.getShort(address);
     }
 
     /**
@@ -150,7 +185,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the value
      */
     public static void putShort(long address, short value) {
-        IO.putShort(address, value);
+        U.putShort(address, value);
     }
 
     /**
@@ -160,7 +195,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the value
      */
     public static int getInt(long address) {
-        return IO.getInt(address);
+        return U.getInt(address);
     }
 
     /**
@@ -170,7 +205,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the value
      */
     public static void putInt(long address, int value) {
-        IO.putInt(address, value);
+        U.putInt(address, value);
     }
 
     /**
@@ -180,7 +215,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the value
      */
     public static long getLong(long address) {
-        return IO.getLong(address);
+        return U.getLong(address);
     }
 
     /**
@@ -190,7 +225,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the value
      */
     public static void putLong(long address, long value) {
-        IO.putLong(address, value);
+        U.putLong(address, value);
     }
 
     /**
@@ -202,10 +237,10 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static long getUnsigned(long address, int size) {
         switch (size) {
-            case 1: return IO.getByte(address) & 0xffL;
-            case 2: return IO.getShort(address) & 0xffffL;
-            case 4: return IO.getInt(address) & 0xffffffffL;
-            case 8: return IO.getLong(address);
+            case 1: return U.getByte(address) & 0xffL;
+            case 2: return U.getShort(address) & 0xffffL;
+            case 4: return U.getInt(address) & 0xffffffffL;
+            case 8: return U.getLong(address);
             default: throw new IllegalArgumentException("field size " + size);
         }
     }
@@ -219,10 +254,10 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static void putUnsigned(long address, int size, long value) {
         switch (size) {
-            case 1: IO.putByte(address, (byte) value); break;
-            case 2: IO.putShort(address, (short) value); break;
-            case 4: IO.putInt(address, (int) value); break;
-            case 8: IO.putLong(address, value); break;
+            case 1: U.putByte(address, (byte) value); break;
+            case 2: U.putShort(address, (short) value); break;
+            case 4: U.putInt(address, (int) value); break;
+            case 8: U.putLong(address, value); break;
             default: throw new IllegalArgumentException("field size " + size);
         }
     }
@@ -236,7 +271,8 @@ public final class NativeMemory implements AutoCloseable {
      * @param length how many
      */
     public static void put(long address, byte[] src, int offset, int length) {
-        IO.putByteArray(address, src, offset, length);
+        Objects.checkFromIndexSize(offset, length, src.length);
+        U.copyMemory(src, Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, null, address, length);
     }
 
     /**
@@ -248,7 +284,8 @@ public final class NativeMemory implements AutoCloseable {
      * @param length how many
      */
     public static void get(long address, byte[] dst, int offset, int length) {
-        IO.getByteArray(address, dst, offset, length);
+        Objects.checkFromIndexSize(offset, length, dst.length);
+        U.copyMemory(null, address, dst, Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, length);
     }
 
     /**

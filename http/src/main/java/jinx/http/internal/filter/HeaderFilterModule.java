@@ -41,10 +41,24 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     public static final String NAME = "http_header_filter";
 
     private static final String CRLF = "\r\n";
-    private static final String SERVER = "Server: jinx" + CRLF;
+    private static final byte[] CRLF_BYTES = HeaderBytes.bytes(CRLF);
+    private static final byte[] SERVER = HeaderBytes.bytes("Server: jinx" + CRLF);
+    private static final byte[] HTTP_11 = HeaderBytes.bytes("HTTP/1.1 ");
+    private static final byte[] DATE = HeaderBytes.bytes("Date: ");
+    private static final byte[] CONTENT_TYPE = HeaderBytes.bytes("Content-Type: ");
+    private static final byte[] CHARSET = HeaderBytes.bytes("; charset=");
+    private static final byte[] CONTENT_LENGTH = HeaderBytes.bytes("Content-Length: ");
+    private static final byte[] LAST_MODIFIED = HeaderBytes.bytes("Last-Modified: ");
+    private static final byte[] LOCATION = HeaderBytes.bytes("Location: ");
+    private static final byte[] CHUNKED = HeaderBytes.bytes("Transfer-Encoding: chunked" + CRLF);
+    private static final byte[] CONNECTION_UPGRADE = HeaderBytes.bytes("Connection: upgrade" + CRLF);
+    private static final byte[] CONNECTION_KEEP_ALIVE = HeaderBytes.bytes("Connection: keep-alive" + CRLF);
+    private static final byte[] KEEP_ALIVE = HeaderBytes.bytes("Keep-Alive: timeout=");
+    private static final byte[] CONNECTION_CLOSE = HeaderBytes.bytes("Connection: close" + CRLF);
+    private static final byte[] COLON = HeaderBytes.bytes(": ");
 
-    private String serverFull;
-    private String serverBuild;
+    private byte[] serverFull;
+    private byte[] serverBuild;
     private WriteFilterModule output;
     private BodyFilter.Next writer;
     /** {@link #writer} is the write filter itself, which copies the links it is given. */
@@ -71,7 +85,7 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     }
 
     private void version(String version) {
-        this.serverFull = "Server: jinx/" + version + CRLF;
+        this.serverFull = HeaderBytes.bytes("Server: jinx/" + version + CRLF);
         this.serverBuild = serverFull;
     }
 
@@ -124,8 +138,8 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         return impl != null ? impl : "unknown";
     }
 
-    /** Each loop's header text, reused: the header is copied into output memory before the filter returns. */
-    private static final ThreadLocal<StringBuilder> BUILDER = ThreadLocal.withInitial(() -> new StringBuilder(512));
+    /** Each loop's header bytes, reused: the header is copied into output memory before the filter returns. */
+    private static final ThreadLocal<HeaderBytes> BUILDER = ThreadLocal.withInitial(HeaderBytes::new);
 
     /**
      * The header filter: nginx's {@code ngx_http_header_filter()}.
@@ -148,15 +162,15 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         if (h.lastModifiedTime != -1 && h.status != 200 && h.status != 206 && h.status != 304) {
             h.lastModifiedTime = -1;
         }
-        StringBuilder sb = BUILDER.get();
-        sb.setLength(0);
-        sb.append("HTTP/1.1 ").append(statusLine(r)).append(CRLF);
+        HeaderBytes sb = BUILDER.get();
+        sb.reset();
+        sb.append(HTTP_11).append(statusLine(r)).append(CRLF_BYTES);
         HttpCoreLocConf clcf = CoreConfs.loc(r);
         headers(r, h, clcf, sb);
-        sb.append(CRLF);
+        sb.append(CRLF_BYTES);
 
         Buf b = OutBufs.temp(sb.length());
-        OutBufs.put(b.mem, sb);
+        sb.copyTo(b.mem);
         b.mem.flip();
         if (r.headerOnly) {
             b.last = true;
@@ -194,7 +208,7 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         return StatusLines.line(status);
     }
 
-    private void headers(HttpRequest r, HeadersOut h, HttpCoreLocConf clcf, StringBuilder sb) {
+    private void headers(HttpRequest r, HeadersOut h, HttpCoreLocConf clcf, HeaderBytes sb) {
         if (h.server != null) {
             // a module's own Server line, or none (nginx's headers_out.server)
             if (!h.server.removed) {
@@ -207,37 +221,37 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         } else {
             sb.append(SERVER);
         }
-        sb.append("Date: ").append(r.loop().httpTime()).append(CRLF);
+        sb.append(DATE).append(r.loop().httpTime()).append(CRLF_BYTES);
         if (h.contentType != null && !h.contentType.isEmpty()) {
-            sb.append("Content-Type: ").append(h.contentType);
+            sb.append(CONTENT_TYPE).append(h.contentType);
             // nginx appends the charset when the type has no parameters of its own (content_type_len == len)
             if (h.charset != null && !h.charset.isEmpty() && h.contentType.indexOf(';') < 0) {
-                sb.append("; charset=").append(h.charset);
+                sb.append(CHARSET).append(h.charset);
             }
-            sb.append(CRLF);
+            sb.append(CRLF_BYTES);
         }
         if (h.contentLengthN >= 0) {
-            sb.append("Content-Length: ").append(h.contentLengthN).append(CRLF);
+            sb.append(CONTENT_LENGTH).append(h.contentLengthN).append(CRLF_BYTES);
         }
         if (h.lastModifiedTime != -1) {
-            sb.append("Last-Modified: ").append(httpTime(h.lastModifiedTime)).append(CRLF);
+            sb.append(LAST_MODIFIED).append(httpTime(h.lastModifiedTime)).append(CRLF_BYTES);
         }
         HttpHeaders.Entry absolute = absoluteLocation(r, h, clcf);
         if (absolute != null) {
-            sb.append("Location: ").append(absolute.value).append(CRLF);
+            sb.append(LOCATION).append(absolute.value).append(CRLF_BYTES);
         }
         if (r.chunked) {
-            sb.append("Transfer-Encoding: chunked").append(CRLF);
+            sb.append(CHUNKED);
         }
         if (h.status == 101) {
-            sb.append("Connection: upgrade").append(CRLF);
+            sb.append(CONNECTION_UPGRADE);
         } else if (r.keepalive) {
-            sb.append("Connection: keep-alive").append(CRLF);
+            sb.append(CONNECTION_KEEP_ALIVE);
             if (clcf.keepaliveHeader > 0) {
-                sb.append("Keep-Alive: timeout=").append(clcf.keepaliveHeader).append(CRLF);
+                sb.append(KEEP_ALIVE).append(clcf.keepaliveHeader).append(CRLF_BYTES);
             }
         } else {
-            sb.append("Connection: close").append(CRLF);
+            sb.append(CONNECTION_CLOSE);
         }
         List<HttpHeaders.Entry> entries = h.headers.entries();
         HttpHeaders.Entry loc = h.location;
@@ -270,8 +284,8 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
         return t.text;
     }
 
-    private static void line(StringBuilder sb, HttpHeaders.Entry e) {
-        sb.append(e.name).append(": ").append(e.value).append(CRLF);
+    private static void line(HeaderBytes sb, HttpHeaders.Entry e) {
+        sb.append(e.name).append(COLON).append(e.value).append(CRLF_BYTES);
     }
 
     private static boolean contains(List<HttpHeaders.Entry> entries, HttpHeaders.Entry e) {

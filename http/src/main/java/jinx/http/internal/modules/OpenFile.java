@@ -40,6 +40,11 @@ final class OpenFile {
     /** This thread's {@code struct stat}, for the reused answer, and the memory it lives in (the thread's life). */
     private long statBuf;
     private NativeMemory memory;
+    /** This thread's native copy of the path being opened: {@code open()} reads it without a JNI array copy. */
+    private long pathBuf;
+
+    /** The size of {@link #pathBuf}, Linux's {@code PATH_MAX}: a longer path is opened from the heap. */
+    private static final int PATH_BUF_SIZE = 4096;
 
     private OpenFile set(int fd, long size, long mtime, boolean isDir, boolean isFile, int err, String failed) {
         this.fd = fd;
@@ -106,6 +111,7 @@ final class OpenFile {
             // one struct stat per thread for its whole life, as the thread's reused answer
             of.memory = new NativeMemory();
             of.statBuf = of.memory.allocate(Platform.SIZEOF_STAT);
+            of.pathBuf = of.memory.allocate(PATH_BUF_SIZE);
         }
         return open(of, r, path, true);
     }
@@ -124,7 +130,7 @@ final class OpenFile {
     private static OpenFile open(OpenFile of, HttpRequest r, String path, boolean keep) {
         int fd;
         try {
-            fd = Files.open(path, FLAGS, 0);
+            fd = of.pathBuf != 0 ? Files.open(path, FLAGS, 0, of.pathBuf, PATH_BUF_SIZE) : Files.open(path, FLAGS, 0);
         } catch (NativeIoException e) {
             return of.set(-1, 0, 0, false, false, e.errno(), "open()");
         } catch (IllegalArgumentException e) {
