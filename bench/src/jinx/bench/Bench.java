@@ -18,6 +18,9 @@ import java.util.Random;
  */
 public final class Bench {
 
+    /** How long memory is left to settle at least before it is read (idle-10k). */
+    private static final long SETTLE_MS = 2000;
+
     private final Path home;
     private final long clkTck;
     private int rounds = 5;
@@ -177,6 +180,7 @@ public final class Bench {
         }
         for (int i = 0; i < 2; i++) {
             f[i].rssMb = pair[i].rssPerWorkerKb() / 1024.0;
+            f[i].pssMb = pair[i].pssPerWorkerKb() / 1024.0;
         }
         results.put(s.name(), f);
     }
@@ -205,28 +209,56 @@ public final class Bench {
 
     private void idle(Scenario s, Server[] pair) throws Exception {
         Figures[] f = {new Figures(), new Figures()};
+        // what the idle connections add is measured against the workers' memory after the hello warm-up, before
+        // the first round: a server keeps much of what it grew to for the first round's connections (heap, freed
+        // memory its allocator holds, touched connection arrays), so against the memory just before each round
+        // every round after the first would count almost nothing. Both figures are read once the memory has
+        // settled: a JVM worker's native heap is trimmed once a second (bin/jvm.options), and right after a short
+        // warm-up its compilers may still be at work.
+        long[] before = new long[2];
         for (int i = 0; i < 2; i++) {
             Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
+            before[i] = settledRssKb(pair[i]);
         }
         for (int r = 0; r < slowRounds(); r++) {
             for (int k = 0; k < 2; k++) {
                 int i = (r + k) % 2;
-                long before = pair[i].rssWorkersKb();
                 try (Idle idle = Idle.open(pair[i].port, idleConnections)) {
-                    Thread.sleep(500);
-                    long held = pair[i].rssWorkersKb();
+                    long held = settledRssKb(pair[i]);
+                    log(String.format("  %-5s %d idle connections: workers' RSS %.1f MB, %+.1f MB", pair[i].kind.label,
+                        idleConnections, held / 1024.0, (held - before[i]) / 1024.0));
                     measure(s, pair[i], s.headers(), duration, f[i]);
                     int open = idle.stillOpen();
                     if (open != idleConnections) {
                         notes.add(pair[i].kind.label + " closed " + (idleConnections - open) + " of "
                             + idleConnections + " idle connections during the hello run");
                     }
-                    f[i].extra.add((held - before) / (double) idleConnections);
+                    f[i].extra.add((held - before[i]) / (double) idleConnections);
                     f[i].rssMb = held / 1024.0 / pair[i].workers;
+                    f[i].pssMb = pair[i].pssPerWorkerKb() / 1024.0;
                 }
             }
         }
         results.put(s.name(), f);
+    }
+
+    /**
+     * The workers' RSS in KiB once it has settled: read every half second after {@link #SETTLE_MS} until four
+     * readings in a row are within 256 KiB of each other (a compiler at work holds its memory for a while), or
+     * 15 s have passed.
+     */
+    private static long settledRssKb(Server server) throws InterruptedException {
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        Thread.sleep(SETTLE_MS);
+        long last = server.rssWorkersKb();
+        int steady = 0;
+        while (System.nanoTime() < deadline && steady < 3) {
+            Thread.sleep(500);
+            long now = server.rssWorkersKb();
+            steady = Math.abs(now - last) <= 256 ? steady + 1 : 0;
+            last = now;
+        }
+        return last;
     }
 
     private void reload(Scenario s, Server[] pair) throws Exception {
@@ -254,7 +286,9 @@ public final class Bench {
         for (int i = 0; i < 2; i++) {
             pair[i].awaitWorkers(60);
             steady[i].rssMb = pair[i].rssPerWorkerKb() / 1024.0;
+            steady[i].pssMb = pair[i].pssPerWorkerKb() / 1024.0;
             after[i].rssMb = steady[i].rssMb;
+            after[i].pssMb = steady[i].pssMb;
         }
         results.put("reload-steady", steady);
         results.put("reload-after", after);

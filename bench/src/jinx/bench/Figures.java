@@ -14,6 +14,7 @@ final class Figures {
     long errors;
     long non2xx3xx;
     double rssMb = Double.NaN;
+    double pssMb = Double.NaN;
     double youngPerSec = Double.NaN;
     long youngCollections;
     double measuredSeconds;

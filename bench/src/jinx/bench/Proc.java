@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * What {@code /proc} tells about a server's processes: CPU ticks from {@code /proc/<pid>/stat} (utime and stime,
  * the 14th and 15th fields, counted after the command's closing parenthesis because a command may hold spaces),
- * {@code VmRSS} from {@code /proc/<pid>/status}, and a process's children found by their parent pid.
+ * {@code VmRSS} from {@code /proc/<pid>/status}, {@code Pss} from {@code /proc/<pid>/smaps_rollup}, and a
+ * process's children found by their parent pid.
  */
 final class Proc {
 
@@ -66,12 +67,25 @@ final class Proc {
         }
     }
 
-    /** Resident memory of a process in KiB, or 0 when it is gone. */
+    /** Resident memory of a process in KiB ({@code VmRSS}), or 0 when it is gone. */
     static long rssKb(int pid) {
+        return field(Path.of("/proc", Integer.toString(pid), "status"), "VmRSS:");
+    }
+
+    /**
+     * Proportional resident memory of a process in KiB ({@code Pss} of {@code /proc/<pid>/smaps_rollup}: each
+     * shared page divided by the number of processes mapping it), or 0 when it is gone or unreadable.
+     */
+    static long pssKb(int pid) {
+        return field(Path.of("/proc", Integer.toString(pid), "smaps_rollup"), "Pss:");
+    }
+
+    /** The number after {@code name} in a {@code /proc} file of "name: value kB" lines, or 0. */
+    private static long field(Path file, String name) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc", Integer.toString(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]);
+            for (String line : Files.readAllLines(file)) {
+                if (line.startsWith(name)) {
+                    return Long.parseLong(line.substring(name.length()).trim().split("\\s+")[0]);
                 }
             }
         } catch (IOException | RuntimeException e) {

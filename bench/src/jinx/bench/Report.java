@@ -27,11 +27,12 @@ final class Report {
         new Column("user us/req", f -> Figures.median(f.userUs), "%.3f"),
         new Column("total us/req", f -> Figures.median(f.totalUs), "%.3f"),
         new Column("RSS/worker MB", f -> f.rssMb, "%.1f"),
+        new Column("PSS/worker MB", f -> f.pssMb, "%.1f"),
         new Column("young GC/s", f -> f.youngPerSec, "%.2f"),
         new Column("KiB/idle conn", f -> Figures.median(f.extra), "%.2f"));
 
     /** The columns whose ratio means something (the spread's and the collections' do not). */
-    private static final List<Integer> RATIO_COLUMNS = List.of(0, 2, 3, 4, 5, 6, 8);
+    private static final List<Integer> RATIO_COLUMNS = List.of(0, 2, 3, 4, 5, 6, 7, 9);
 
     private final Map<String, Figures[]> results;
     private final List<String> notes;
@@ -115,8 +116,11 @@ final class Report {
         md.append("\nrequests/s: median of the rounds; spread: (max - min) / median of the rounds' requests/s; ")
             .append("latency: wrk --latency, median of the rounds; CPU: utime and stime of master and workers from ")
             .append("/proc/<pid>/stat over the measured rounds, per request; RSS: VmRSS per worker after the ")
-            .append("scenario (idle-10k: while the idle connections are held); young GC/s: collections in the ")
-            .append("workers' -Xlog:gc logs over the measured rounds.\n");
+            .append("scenario (idle-10k: while the idle connections are held); PSS: Pss of /proc/<pid>/smaps_rollup ")
+            .append("per worker at the same moment (shared pages divided among the processes mapping them); young ")
+            .append("GC/s: collections in the workers' -Xlog:gc logs over the measured rounds; KiB/idle conn: the ")
+            .append("workers' RSS while 10,000 idle connections are held less their RSS after the warm-up, before ")
+            .append("the first round, per connection (median of the rounds).\n");
         for (String n : notes) {
             md.append("\n- note: ").append(n.replace("\n", " ")).append("\n");
         }

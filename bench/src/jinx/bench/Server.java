@@ -154,6 +154,16 @@ final class Server implements AutoCloseable {
         return w.isEmpty() ? 0 : sum / w.size();
     }
 
+    /** Mean proportional resident memory (PSS) of a worker in KiB. */
+    long pssPerWorkerKb() {
+        List<Integer> w = workerPids();
+        long sum = 0;
+        for (int pid : w) {
+            sum += Proc.pssKb(pid);
+        }
+        return w.isEmpty() ? 0 : sum / w.size();
+    }
+
     /** Sum of the workers' resident memory in KiB. */
     long rssWorkersKb() {
         long sum = 0;
