@@ -102,6 +102,9 @@ class ChildJvmTest {
                 ls.append(line).append('\n');
             }
             Map<Integer, String> fds = Children.fdListing(ls.toString());
+            // the JVM reads its container's limits on threads of its own, with files opened without O_CLOEXEC: one
+            // open at the moment of the execve survives it (seen once: memory.limit_in_bytes). Not ours to close.
+            fds.values().removeIf(target -> target.startsWith("/sys/fs/cgroup/"));
             assertEquals(Set.of(0, 1, 2, 5), fds.keySet(), child.transcript());
             assertEquals(Children.fdListing(ls.toString()).get(5),
                          java.nio.file.Files.readSymbolicLink(Path.of("/proc/self/fd/" + spared[1])).toString());

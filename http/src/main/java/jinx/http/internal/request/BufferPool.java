@@ -7,6 +7,7 @@ import java.util.Map;
 
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
+import jinx.kernel.Connection;
 
 /**
  * Direct buffers for request headers, reused: one pool per loop thread (a loop is one thread, so the pool needs no
@@ -29,12 +30,16 @@ public final class BufferPool {
     static final int SCRATCH_SIZE = 4096;
     /** How many freed requests a loop keeps for reuse. */
     static final int MAX_REQUESTS = 64;
+    /** How many closed connections' HTTP state a loop keeps for reuse. */
+    static final int MAX_CONNECTIONS = 1024;
 
     private final Map<Integer, ArrayDeque<ByteBuffer>> free = new HashMap<>();
     @SuppressWarnings("unchecked")
     private final ArrayDeque<ByteBuffer>[] bySize = new ArrayDeque[32];
     /** Freed requests: a loop serves one request at a time per connection, so a few cover its connections. */
     private final ArrayDeque<CoreRequest> requests = new ArrayDeque<>();
+    /** Closed connections' HTTP state: a connection's accept after another's close allocates nothing. */
+    private final ArrayDeque<HttpConnection> connections = new ArrayDeque<>();
     private final ArrayDeque<BufChain> links = new ArrayDeque<>();
     private final ArrayDeque<Buf> bufs = new ArrayDeque<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(SCRATCH_SIZE);
@@ -104,6 +109,32 @@ public final class BufferPool {
             return bySize[Integer.numberOfTrailingZeros(size)];
         }
         return free.get(size);
+    }
+
+    /**
+     * The HTTP state of an accepted connection: a closed connection's kept by {@link #recycle(HttpConnection)},
+     * attached to {@code c}, or a new one.
+     *
+     * @param c the accepted connection
+     * @return its HTTP state
+     */
+    HttpConnection connection(Connection c) {
+        HttpConnection hc = connections.pollFirst();
+        return hc != null ? hc.attach(c) : new HttpConnection(c, this);
+    }
+
+    /**
+     * Keeps a closed connection's HTTP state for a later {@link #connection}: once its buffers are back, nothing
+     * else refers to it but the code that closed it, which returns before the loop accepts again.
+     *
+     * @param hc the closed connection's state
+     */
+    void recycle(HttpConnection hc) {
+        if (!hc.pooled && hc.pool == this && hc.busy.isEmpty() && hc.free.isEmpty()
+            && connections.size() < MAX_CONNECTIONS) {
+            hc.pooled = true;
+            connections.addFirst(hc);
+        }
     }
 
     /**

@@ -42,9 +42,9 @@ public final class HttpConnection implements SocketIo.LogContext {
     /** {@link #tcpNodelay}: never (a UNIX-domain socket). */
     static final int TCP_NODELAY_DISABLED = 2;
 
-    final Connection c;
-    final EventLoop loop;
-    final ConnectionIo io;
+    Connection c;
+    EventLoop loop;
+    ConnectionIo io;
     final BufferPool pool;
 
     /** The default server's confs for the address the connection came to (nginx's {@code hc->conf_ctx}). */
@@ -67,7 +67,7 @@ public final class HttpConnection implements SocketIo.LogContext {
     /** What the connection is doing, for the error log ({@code log->action}), or null. */
     String action;
     /** When the connection was accepted, in the loop's ms ({@code c->start_time}, for {@code keepalive_time}). */
-    final int startMsec;
+    int startMsec;
     /** The connection served a pipelined request ({@code c->pipeline}). */
     boolean pipeline;
     /** Data the connection's output holds back (nginx's {@code c->buffered}), set by the write filter. */
@@ -81,20 +81,45 @@ public final class HttpConnection implements SocketIo.LogContext {
 
     private SockAddr local;
     private String remoteAddr;
+    /** Kept by the pool for the next accept ({@link BufferPool#recycle(HttpConnection)}): closed twice, kept once. */
+    boolean pooled;
 
     HttpConnection(Connection c, BufferPool pool) {
+        this.pool = pool;
+        attach(c);
+    }
+
+    /**
+     * Makes this object the HTTP state of a new connection: every field as a new one has it. The loop's
+     * {@link BufferPool} keeps closed connections' objects for this, so that accepting allocates nothing.
+     *
+     * @param c the accepted connection
+     * @return this
+     */
+    HttpConnection attach(Connection c) {
         this.c = c;
+        pooled = false;
         this.loop = c.loop();
         this.io = c.io();
-        this.pool = pool;
         this.startMsec = loop.currentMsec();
+        confCtx = null;
+        addrConf = null;
+        coreIndex = 0;
+        buffer = null;
+        bufferSize = 0;
+        request = null;
+        action = null;
+        pipeline = false;
+        buffered = 0;
+        sendfile = false;
+        local = null;
+        remoteAddr = null;
         // nginx's ngx_event_accept() disables both for a UNIX-domain socket; a connection without a socket has
         // neither option either
         boolean tcp = c.hasDescriptor() && !c.unixPeer();
-        this.tcpNodelay = tcp ? TCP_NODELAY_UNSET : TCP_NODELAY_DISABLED;
-        if (!c.hasDescriptor()) {
-            this.tcpNopush = PhaseRunner.TCP_NOPUSH_DISABLED;
-        }
+        tcpNodelay = tcp ? TCP_NODELAY_UNSET : TCP_NODELAY_DISABLED;
+        tcpNopush = c.hasDescriptor() ? 0 : PhaseRunner.TCP_NOPUSH_DISABLED;
+        return this;
     }
 
     /**

@@ -336,5 +336,6 @@ public final class RequestFinalizer {
         if (c.fd() != -1) {
             c.close();
         }
+        hc.pool.recycle(hc);
     }
 }

@@ -35,7 +35,7 @@ public final class RequestReader {
      * @param c the accepted connection
      */
     public static void initConnection(Connection c) {
-        HttpConnection hc = new HttpConnection(c, BufferPool.current());
+        HttpConnection hc = BufferPool.current().connection(c);
         c.data = hc;
         ListeningServers port = (ListeningServers) c.listening.servers;
         AddrConf addr = Servers.addr(port, port.needsLocalAddress() ? hc.localSockaddr() : null);
