@@ -42,10 +42,7 @@ class MasterSignalsIT {
             // a location's own error log: the workers open it (they never run initModule)
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v")
                 .replace("location = /v", "location /l/ { error_log logs/loc.log; }\nlocation = /v"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
                 assertEquals(404, ItSupport.get(port, "localhost", "/l/missing").status());
                 Path loc = site.root().resolve("logs/loc.log");
@@ -82,10 +79,7 @@ class MasterSignalsIT {
                 String log = Files.readString(logs.resolve("error.log"), StandardCharsets.ISO_8859_1);
                 assertTrue(log.contains(" " + p.pid() + "#1: signal 15 (SIGTERM) received from "), log);
                 assertTrue(log.endsWith(" " + p.pid() + "#1: exit\n"), log);
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 
@@ -98,10 +92,7 @@ class MasterSignalsIT {
                 int port = Site.freePort();
                 site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v")
                     .replace("location = /v", "listen unix:" + sock + ";\nlocation = /v"));
-                Process p = Masters.start(site);
-                List<ProcessHandle> workers = new ArrayList<>();
-                try {
-                    workers.addAll(Masters.startReady(site, p, 2));
+                Masters.withWorkers(site, 2, (p, workers) -> {
                     try (RawClient c = RawClient.unix(sock)) {
                         String raw = c.send("GET /v HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                             .readAll();
@@ -112,10 +103,7 @@ class MasterSignalsIT {
                     Masters.assertAllExit(workers);
                     assertFalse(Files.exists(sock), "signal " + signo + " left " + sock);
                     assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
-                } finally {
-                    Masters.kill(p);
-                    workers.forEach(ProcessHandle::destroyForcibly);
-                }
+                });
             }
         }
     }
@@ -126,10 +114,7 @@ class MasterSignalsIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "old"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 signaller(site, "reopen");
                 Masters.waitForLog(site, " " + p.pid() + "#1: signal 10 (SIGUSR1) received from ");
                 site.write("conf/jinx.conf", Masters.conf(port, 2, "", "new"));
@@ -144,10 +129,7 @@ class MasterSignalsIT {
                 Masters.assertAllExit(workers);
                 assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
                 assertTrue(site.read("logs/error.log").contains(" signal 3 (SIGQUIT) received from "));
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 

@@ -107,6 +107,34 @@ final class Masters {
             .start();
     }
 
+    /** What a test does with a running master and its ready workers. */
+    interface WithWorkers {
+        /**
+         * Runs the test.
+         *
+         * @param p the master
+         * @param workers its workers, ready; workers the test adds to the list are killed after it too
+         * @throws Exception what the test throws
+         */
+        void run(Process p, List<ProcessHandle> workers) throws Exception;
+    }
+
+    /**
+     * Starts {@code bin/jinx -p site}, waits for its {@code n} workers to report ready, runs {@code test}, and then
+     * kills the master and every worker in the list, by pid, whatever happened.
+     */
+    static void withWorkers(Site site, int n, WithWorkers test) throws Exception {
+        Process p = start(site);
+        List<ProcessHandle> workers = new java.util.ArrayList<>();
+        try {
+            workers.addAll(startReady(site, p, n));
+            test.run(p, workers);
+        } finally {
+            kill(p);
+            workers.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
     /** Starts a master and waits until its {@code n} workers reported ready; returns them. */
     static List<ProcessHandle> startReady(Site site, Process p, int n) throws Exception {
         // a loaded machine may take long to start the master's JVM and then the workers'

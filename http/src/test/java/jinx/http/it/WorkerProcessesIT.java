@@ -51,10 +51,7 @@ class WorkerProcessesIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 ProcessHandle killed = workers.get(0);
                 int slot = Masters.slotOf(killed);
                 long kill = System.nanoTime();
@@ -92,10 +89,7 @@ class WorkerProcessesIT {
                 assertTrue(log.contains(": worker process " + killed.pid() + " exited on signal 9\n"), log);
                 Masters.stopMaster(p, site);
                 Masters.assertAllExit(workers);
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 
@@ -107,10 +101,7 @@ class WorkerProcessesIT {
             WorkerProcs.moduleJar(site.root().resolve("modules/jinx-it-error.jar"), ErrorModule.class);
             site.write("conf/jinx.conf", Masters.conf(port, 2, "load_module modules/jinx-it-error.jar;\n", "v")
                 .replace("location = /pid", "location = /error { it_error; }\nlocation = /pid"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 java.util.Map<ProcessHandle, Integer> slots = new java.util.HashMap<>();
                 for (ProcessHandle w : workers) {
                     slots.put(w, Masters.slotOf(w));
@@ -148,10 +139,7 @@ class WorkerProcessesIT {
                 assertTrue(p.isAlive(), "the master is alive");
                 Masters.stopMaster(p, site);
                 Masters.assertAllExit(workers);
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 
@@ -228,43 +216,34 @@ class WorkerProcessesIT {
             try (Site site = Site.create()) {
                 int port = Site.freePort();
                 site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
-                Process p = Masters.start(site);
-                List<ProcessHandle> workers = new ArrayList<>();
-                try {
-                    workers.addAll(Masters.startReady(site, p, 2));
-                } catch (Throwable e) {
-                    Masters.kill(p);
-                    throw e;
-                }
-                try (Socket slow = connect(port)) {
-                    slow.getOutputStream().write(HALF);
-                    Thread.sleep(300);
-                    Syscalls.kill(p.pid(), signo);
-                    if (signo == Platform.SIGQUIT) {
-                        Masters.waitForLog(site, log -> log.split(": gracefully shutting down\n", -1).length > 3);
-                        Thread.sleep(500);
-                        assertTrue(p.isAlive(), "QUIT did not wait for the request in flight");
-                        slow.getOutputStream().write(END);
-                        String r = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-                        assertTrue(r.startsWith("HTTP/1.1 200 OK\r\n"), r);
-                        assertTrue(r.contains("\r\nConnection: close\r\n"), r);
-                    } else {
-                        // TERM: the connection ends without a response
-                        assertEquals(-1, slow.getInputStream().read());
+                Masters.withWorkers(site, 2, (p, workers) -> {
+                    try (Socket slow = connect(port)) {
+                        slow.getOutputStream().write(HALF);
+                        Thread.sleep(300);
+                        Syscalls.kill(p.pid(), signo);
+                        if (signo == Platform.SIGQUIT) {
+                            Masters.waitForLog(site, log -> log.split(": gracefully shutting down\n", -1).length > 3);
+                            Thread.sleep(500);
+                            assertTrue(p.isAlive(), "QUIT did not wait for the request in flight");
+                            slow.getOutputStream().write(END);
+                            String r = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                            assertTrue(r.startsWith("HTTP/1.1 200 OK\r\n"), r);
+                            assertTrue(r.contains("\r\nConnection: close\r\n"), r);
+                        } else {
+                            // TERM: the connection ends without a response
+                            assertEquals(-1, slow.getInputStream().read());
+                        }
+                        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running");
+                        Masters.assertAllExit(workers);
+                        assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
+                        String log = site.read("logs/error.log");
+                        assertTrue(log.endsWith(": exit\n"), log);
+                        for (ProcessHandle w : workers) {
+                            assertTrue(signo != Platform.SIGQUIT
+                                || log.contains(": worker process " + w.pid() + " exited with code 0\n"), log);
+                        }
                     }
-                    assertTrue(p.waitFor(20, TimeUnit.SECONDS), "the master is still running");
-                    Masters.assertAllExit(workers);
-                    assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
-                    String log = site.read("logs/error.log");
-                    assertTrue(log.endsWith(": exit\n"), log);
-                    for (ProcessHandle w : workers) {
-                        assertTrue(signo != Platform.SIGQUIT
-                            || log.contains(": worker process " + w.pid() + " exited with code 0\n"), log);
-                    }
-                } finally {
-                    Masters.kill(p);
-                    workers.forEach(ProcessHandle::destroyForcibly);
-                }
+                });
             }
         }
     }
@@ -275,10 +254,7 @@ class WorkerProcessesIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 ProcessHandle stopped = workers.get(0);
                 Syscalls.kill(stopped.pid(), Platform.SIGSTOP);
                 long term = System.nanoTime();
@@ -291,10 +267,7 @@ class WorkerProcessesIT {
                 assertTrue(log.contains(": worker process " + stopped.pid() + " exited on signal 9\n"), log);
                 assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
                 System.out.println("TERM-ESCALATION master exited " + ms + "ms after TERM");
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 
@@ -305,10 +278,7 @@ class WorkerProcessesIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 Syscalls.kill(p.pid(), Platform.SIGWINCH);
                 Masters.waitForLog(site, ": signal 28 (SIGWINCH) received from " + ProcessHandle.current().pid()
                     + "\n");
@@ -319,10 +289,7 @@ class WorkerProcessesIT {
                 assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
                 assertFalse(site.read("logs/error.log").contains("stop accepting connections"));
                 Masters.stopMaster(p, site);
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 
@@ -332,10 +299,7 @@ class WorkerProcessesIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v"));
-            Process p = Masters.start(site);
-            List<ProcessHandle> workers = new ArrayList<>();
-            try {
-                workers.addAll(Masters.startReady(site, p, 2));
+            Masters.withWorkers(site, 2, (p, workers) -> {
                 assertEquals("v", ItSupport.get(port, "localhost", "/v").body());
                 Syscalls.kill(p.pid(), Platform.SIGKILL);
                 Masters.assertAllExit(workers);
@@ -345,10 +309,7 @@ class WorkerProcessesIT {
                     assertTrue(log.contains(" " + w.pid() + "#1: the channel to the master process is closed\n"),
                         log);
                 }
-            } finally {
-                Masters.kill(p);
-                workers.forEach(ProcessHandle::destroyForcibly);
-            }
+            });
         }
     }
 
