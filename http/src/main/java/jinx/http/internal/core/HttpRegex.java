@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.LoopLocal;
 import jinx.kernel.Rc;
 
 /**
@@ -30,14 +31,14 @@ public final class HttpRegex {
     /** The most characters one match may read before it is abandoned. */
     public static final int STEP_BUDGET = 1_000_000;
 
-    private static final ThreadLocal<BudgetSequence> SEQUENCES = ThreadLocal.withInitial(BudgetSequence::new);
+    private static final LoopLocal<BudgetSequence> SEQUENCES = new LoopLocal<>(BudgetSequence::new);
 
     private final String source;
     private final boolean caseless;
     private final Pattern pattern;
     private final List<String> names;
     private final int captures;
-    private final ThreadLocal<Matcher> matchers;
+    private final LoopLocal<Matcher> matchers;
     private final int budget;
     /** The variable index of each named group, by group number minus one; -1 for unnamed groups. */
     int[] variables;
@@ -49,7 +50,7 @@ public final class HttpRegex {
         this.names = names;
         this.captures = names.size();
         this.budget = budget;
-        this.matchers = ThreadLocal.withInitial(() -> pattern.matcher(""));
+        this.matchers = new LoopLocal<>(() -> pattern.matcher(""));
         this.variables = new int[names.size()];
         Arrays.fill(variables, -1);
     }

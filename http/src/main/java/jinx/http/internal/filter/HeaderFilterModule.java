@@ -21,6 +21,7 @@ import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.Cycle;
 import jinx.kernel.LoadedModule;
+import jinx.kernel.LoopLocal;
 import jinx.kernel.Rc;
 import jinx.kernel.os.SockAddr;
 import jinx.kernel.spi.ApiVersion;
@@ -139,7 +140,7 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     }
 
     /** Each loop's header bytes, reused: the header is copied into output memory before the filter returns. */
-    private static final ThreadLocal<HeaderBytes> BUILDER = ThreadLocal.withInitial(HeaderBytes::new);
+    private static final LoopLocal<HeaderBytes> BUILDER = new LoopLocal<>(HeaderBytes::new);
 
     /**
      * The header filter: nginx's {@code ngx_http_header_filter()}.

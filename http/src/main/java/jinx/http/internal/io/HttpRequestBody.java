@@ -14,6 +14,7 @@ import jinx.kernel.Connection;
 import jinx.kernel.ConnectionIo;
 import jinx.kernel.Event;
 import jinx.kernel.LogLevel;
+import jinx.kernel.LoopLocal;
 import jinx.kernel.Rc;
 import jinx.kernel.os.Errors;
 
@@ -39,8 +40,8 @@ public final class HttpRequestBody {
 
     private static final String CONTINUE_TEXT = "HTTP/1.1 100 Continue\r\n\r\n";
     private static final ByteBuffer CONTINUE = constant(CONTINUE_TEXT);
-    private static final ThreadLocal<ByteBuffer> DISCARD =
-        ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(DISCARD_BUFFER_SIZE));
+    private static final LoopLocal<ByteBuffer> DISCARD =
+        new LoopLocal<>(() -> ByteBuffer.allocateDirect(DISCARD_BUFFER_SIZE));
 
     private static final RequestEventHandler BLOCK_READING = r -> HttpEvents.delLevel(r.connection().read);
     private static final RequestEventHandler EMPTY = r -> { };

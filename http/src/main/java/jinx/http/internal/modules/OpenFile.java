@@ -3,6 +3,7 @@ package jinx.http.internal.modules;
 import jinx.http.HttpRequest;
 import jinx.http.internal.request.CoreRequest;
 import jinx.kernel.LogLevel;
+import jinx.kernel.LoopLocal;
 import jinx.kernel.os.Errors;
 import jinx.kernel.os.FileStat;
 import jinx.kernel.os.Files;
@@ -27,7 +28,7 @@ import jinx.kernel.os.Syscalls;
 final class OpenFile {
 
     private static final int FLAGS = Platform.O_RDONLY | Platform.O_NONBLOCK | Platform.O_CLOEXEC;
-    private static final ThreadLocal<OpenFile> REUSED = ThreadLocal.withInitial(OpenFile::new);
+    private static final LoopLocal<OpenFile> REUSED = new LoopLocal<>(OpenFile::new);
 
     /** The descriptor of a file, -1 for a directory or a failure. */
     private int fd;

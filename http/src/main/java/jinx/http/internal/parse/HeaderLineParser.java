@@ -3,6 +3,7 @@ package jinx.http.internal.parse;
 import java.nio.ByteBuffer;
 
 import jinx.kernel.Rc;
+import jinx.kernel.os.NativeMemory;
 
 import static jinx.http.internal.parse.UriChars.CR;
 import static jinx.http.internal.parse.UriChars.LF;
@@ -65,9 +66,12 @@ final class HeaderLineParser {
         int i = r.lowcaseIndex;
         int last = b.limit();
         int p = b.position();
+        // a direct buffer (the loop's header buffers) is read at its address: ByteBuffer.get(int) checks the
+        // index and the buffer's scope on every byte; p stays below the limit, which the loop bounds
+        long base = b.isDirect() ? NativeMemory.address(b) : 0;
 
         for (; p < last; p++) {
-            int ch = at(b, p);
+            int ch = base != 0 ? NativeMemory.getByte(base + p) & 0xff : at(b, p);
             int c;
 
             switch (state) {

@@ -1,6 +1,7 @@
 package jinx.http.internal.parse;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 
 import jinx.http.HttpRequest;
 
@@ -22,6 +23,15 @@ final class Methods {
         HttpRequest.HEAD, HttpRequest.MKCOL, HttpRequest.PATCH, HttpRequest.TRACE, HttpRequest.DELETE,
         HttpRequest.UNLOCK, HttpRequest.OPTIONS, HttpRequest.CONNECT, HttpRequest.PROPFIND, HttpRequest.PROPPATCH,
     };
+
+    /** The names' bytes: compared without a {@code String}'s coder checks on every request. */
+    private static final byte[][] BYTES = new byte[NAMES.length][];
+
+    static {
+        for (int i = 0; i < NAMES.length; i++) {
+            BYTES[i] = NAMES[i].getBytes(StandardCharsets.US_ASCII);
+        }
+    }
 
     private Methods() {
     }
@@ -45,17 +55,17 @@ final class Methods {
      * @return its bit, {@link HttpRequest#GET} ..., or {@link HttpRequest#UNKNOWN}
      */
     static int bit(ByteBuffer b, int m, int len) {
-        for (int i = 0; i < NAMES.length; i++) {
-            if (NAMES[i].length() == len && equals(b, m, NAMES[i])) {
+        for (int i = 0; i < BYTES.length; i++) {
+            if (BYTES[i].length == len && equals(b, m, BYTES[i])) {
                 return BITS[i];
             }
         }
         return HttpRequest.UNKNOWN;
     }
 
-    private static boolean equals(ByteBuffer b, int m, String name) {
-        for (int i = 0; i < name.length(); i++) {
-            if (at(b, m + i) != name.charAt(i)) {
+    private static boolean equals(ByteBuffer b, int m, byte[] name) {
+        for (int i = 0; i < name.length; i++) {
+            if (at(b, m + i) != name[i]) {
                 return false;
             }
         }

@@ -8,6 +8,7 @@ import java.util.Map;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
+import jinx.kernel.LoopLocal;
 
 /**
  * Direct buffers for request headers, reused: one pool per loop thread (a loop is one thread, so the pool needs no
@@ -24,7 +25,8 @@ public final class BufferPool {
     /** Idle buffers kept per size; more go to the garbage collector, as nginx frees them. */
     static final int MAX_IDLE = 1024;
 
-    private static final ThreadLocal<BufferPool> POOLS = ThreadLocal.withInitial(BufferPool::new);
+    /** The loops' pools: found without a {@code ThreadLocal} lookup at the places a request takes memory. */
+    private static final LoopLocal<BufferPool> POOLS = new LoopLocal<>(BufferPool::new);
 
     /** nginx's {@code NGX_HTTP_LINGERING_BUFFER_SIZE}: what lingering close reads into, and drops. */
     static final int SCRATCH_SIZE = 4096;

@@ -17,6 +17,7 @@ import jinx.kernel.ConfException;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
+import jinx.kernel.LoopLocal;
 
 import static jinx.http.spi.HttpConfig.VAR_CHANGEABLE;
 import static jinx.http.spi.HttpConfig.VAR_NOCACHEABLE;
@@ -44,7 +45,7 @@ public final class CoreVariables {
         void add(String name, VariableGetter getter, int flags) throws ConfException;
     }
 
-    private static final ThreadLocal<TimeFormats> TIMES = ThreadLocal.withInitial(TimeFormats::new);
+    private static final LoopLocal<TimeFormats> TIMES = new LoopLocal<>(TimeFormats::new);
     private static final String PID = Long.toString(ProcessHandle.current().pid());
     private static final String HOSTNAME = hostname();
 
