@@ -303,14 +303,12 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
         HeaderFilter.Next header = r -> Rc.OK;
         for (int i = cmcf.headerFilters.size() - 1; i >= 0; i--) {
             HeaderFilter f = cmcf.headerFilters.get(i).value();
-            HeaderFilter.Next rest = header;
-            header = r -> f.filter(r, rest);
+            header = FilterLinks.header(f, header);
         }
         BodyFilter.Next body = (r, in) -> Rc.OK;
         for (int i = cmcf.bodyFilters.size() - 1; i >= 0; i--) {
             BodyFilter f = cmcf.bodyFilters.get(i).value();
-            BodyFilter.Next rest = body;
-            body = (r, in) -> f.filter(r, in, rest);
+            body = FilterLinks.body(f, body);
         }
         cmcf.headerFilter = header;
         cmcf.bodyFilter = body;
