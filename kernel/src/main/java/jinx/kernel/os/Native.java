@@ -1,10 +1,16 @@
 package jinx.kernel.os;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import com.kenai.jffi.Library;
 import com.kenai.jffi.MemoryIO;
 import jnr.ffi.LibraryLoader;
+import jnr.ffi.LibraryOption;
 import jnr.ffi.Platform;
 import jnr.ffi.Runtime;
+import jnr.ffi.mapper.FunctionMapper;
 
 /**
  * The loaded C library, initialised on first use (so reading a constant loads nothing). Only the facades touch
@@ -18,7 +24,34 @@ final class Native {
     /** The runtime that holds the saved errno. */
     static final Runtime RUNTIME = Runtime.getRuntime(C);
 
+    /** The file name of libjinxio, looked for in the directories of {@code jffi.boot.library.path}. */
+    static final String IO_LIBRARY = "libjinxio.so";
+
+    /**
+     * libjinxio's hot calls, without errno saving, when the library is beside jffi's (bin/jinx and distributions
+     * point {@code jffi.boot.library.path} at it); null where it is not, and the facades call {@link #C}.
+     */
+    static final LibJinxIo IO = loadIo(System.getProperty("jffi.boot.library.path"));
+
     private Native() {
+    }
+
+    /** Loads libjinxio from the first directory of {@code path} that has it, or returns null. */
+    static LibJinxIo loadIo(String path) {
+        if (path == null) {
+            return null;
+        }
+        for (String dir : path.split(File.pathSeparator)) {
+            if (dir.isEmpty() || !Files.isReadable(Path.of(dir, IO_LIBRARY))) {
+                continue;
+            }
+            return LibraryLoader.create(LibJinxIo.class)
+                .option(LibraryOption.FunctionMapper, (FunctionMapper) (name, context) -> "jinx_" + name)
+                .search(dir)
+                .failImmediately()
+                .load("jinxio");
+        }
+        return null;
     }
 
     /** The calls a libc may lack, resolved when first called: ask {@link #has(String)} first. */

@@ -300,12 +300,13 @@ public final class Sockets {
      * @throws NativeIoException {@code recv() failed (...)}
      */
     public static int recv(int fd, long buf, int len, int flags) throws NativeIoException {
+        LibJinxIo io = Native.IO;
         for (;;) {
-            long n = Native.C.recv(fd, buf, len, flags);
+            long n = io != null ? io.recv(fd, buf, len, flags) : Native.C.recv(fd, buf, len, flags);
             if (n >= 0) {
                 return (int) n;
             }
-            int errno = Errors.last();
+            int errno = io != null ? (int) -n : Errors.last();
             if (errno != EINTR) {
                 return Errors.again("recv()", errno);
             }
@@ -322,12 +323,15 @@ public final class Sockets {
      * @throws NativeIoException {@code send() failed (32: Broken pipe)}
      */
     public static int send(int fd, long buf, int len) throws NativeIoException {
+        LibJinxIo io = Native.IO;
         for (;;) {
-            long n = Native.C.send(fd, buf, len, Platform.MSG_NOSIGNAL);
+            long n = io != null
+                ? io.send(fd, buf, len, Platform.MSG_NOSIGNAL)
+                : Native.C.send(fd, buf, len, Platform.MSG_NOSIGNAL);
             if (n >= 0) {
                 return (int) n;
             }
-            int errno = Errors.last();
+            int errno = io != null ? (int) -n : Errors.last();
             if (errno != EINTR) {
                 return Errors.again("send()", errno);
             }

@@ -238,6 +238,16 @@ public final class Syscalls {
     }
 
     /**
+     * Tells whether the hot calls ({@code recv}, {@code send}, {@code writev}, {@code sendfile}) go through
+     * libjinxio, which returns {@code -errno} and spares jnr-ffi's errno save, rather than libc.
+     *
+     * @return true when libjinxio was found in {@code jffi.boot.library.path}
+     */
+    public static boolean hotCallsThroughJinxIo() {
+        return Native.IO != null;
+    }
+
+    /**
      * Gather write: {@code writev(fd, iov, iovcnt)}; the array as for {@link #readv}.
      *
      * @param fd the descriptor
@@ -247,12 +257,13 @@ public final class Syscalls {
      * @throws NativeIoException {@code writev() failed (...)}
      */
     public static long writev(int fd, long iov, int iovcnt) throws NativeIoException {
+        LibJinxIo io = Native.IO;
         for (;;) {
-            long n = Native.C.writev(fd, iov, iovcnt);
+            long n = io != null ? io.writev(fd, iov, iovcnt) : Native.C.writev(fd, iov, iovcnt);
             if (n >= 0) {
                 return n;
             }
-            int errno = Errors.last();
+            int errno = io != null ? (int) -n : Errors.last();
             if (errno != EINTR) {
                 return Errors.again("writev()", errno);
             }
@@ -271,12 +282,13 @@ public final class Syscalls {
      * @throws NativeIoException {@code sendfile() failed (...)}
      */
     public static long sendfile(int out, int in, long offset, long count) throws NativeIoException {
+        LibJinxIo io = Native.IO;
         for (;;) {
-            long n = Native.C.sendfile(out, in, offset, count);
+            long n = io != null ? io.sendfile(out, in, offset, count) : Native.C.sendfile(out, in, offset, count);
             if (n >= 0) {
                 return n;
             }
-            int errno = Errors.last();
+            int errno = io != null ? (int) -n : Errors.last();
             if (errno != EINTR) {
                 return Errors.again("sendfile()", errno);
             }

@@ -1,0 +1,62 @@
+package jinx.kernel.os;
+
+import jnr.ffi.annotations.IgnoreError;
+import jnr.ffi.types.intptr_t;
+import jnr.ffi.types.size_t;
+import jnr.ffi.types.ssize_t;
+
+/**
+ * libjinxio ({@code kernel/src/main/c/jinxio.c}): the loop's hot calls, each the C prototype of the call it makes,
+ * with the symbol prefixed {@code jinx_}, returning {@code -errno} on failure instead of setting errno. Called
+ * without jnr-ffi's errno save ({@code @IgnoreError}), only through {@link Sockets} and {@link Syscalls}, which
+ * fall back to {@link LibC} where the library is not found.
+ */
+public interface LibJinxIo {
+
+    /**
+     * {@code long jinx_recv(int fd, void *buf, size_t len, int flags);}
+     *
+     * @param fd the socket
+     * @param buf the buffer's address
+     * @param len its length
+     * @param flags the flags
+     * @return bytes received, or {@code -errno}
+     */
+    @IgnoreError
+    @ssize_t long recv(int fd, @intptr_t long buf, @size_t long len, int flags);
+
+    /**
+     * {@code long jinx_send(int fd, const void *buf, size_t len, int flags);}
+     *
+     * @param fd the socket
+     * @param buf the bytes' address
+     * @param len their length
+     * @param flags the flags
+     * @return bytes sent, or {@code -errno}
+     */
+    @IgnoreError
+    @ssize_t long send(int fd, @intptr_t long buf, @size_t long len, int flags);
+
+    /**
+     * {@code long jinx_writev(int fd, const struct iovec *iov, int iovcnt);}
+     *
+     * @param fd the descriptor
+     * @param iov the array's address
+     * @param iovcnt its length
+     * @return bytes written, or {@code -errno}
+     */
+    @IgnoreError
+    @ssize_t long writev(int fd, @intptr_t long iov, int iovcnt);
+
+    /**
+     * {@code long jinx_sendfile(int out_fd, int in_fd, off_t *offset, size_t count);}
+     *
+     * @param outFd the socket
+     * @param inFd the file
+     * @param offset the address of the {@code off_t} offset
+     * @param count bytes at most
+     * @return bytes sent, or {@code -errno}
+     */
+    @IgnoreError
+    @ssize_t long sendfile(int outFd, int inFd, @intptr_t long offset, @size_t long count);
+}
