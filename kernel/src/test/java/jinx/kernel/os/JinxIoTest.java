@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -23,23 +21,6 @@ import jinx.kernel.Rc;
 /** libjinxio: found where the build puts it, and its {@code -errno} read as the facades read errno. */
 @EnabledOnOs(OS.LINUX)
 class JinxIoTest {
-
-    private NativeMemory mem;
-    private long buf;
-    private Map<String, String> baseline;
-
-    @BeforeEach
-    void setUp() {
-        baseline = Fds.baseline();
-        mem = new NativeMemory();
-        buf = mem.allocate(4096);
-    }
-
-    @AfterEach
-    void tearDown() throws InterruptedException {
-        mem.close();
-        Fds.assertBackTo(baseline);
-    }
 
     @Test
     void theBuildPutsTheLibraryWhereEveryJvmIsPointedAndTheHotCallsUseIt() {
@@ -61,6 +42,14 @@ class JinxIoTest {
     @Test
     void errnoComesBackAsTheFacadesReportIt() throws Exception {
         assumeTrue(Syscalls.hotCallsThroughJinxIo());
+        Map<String, String> baseline = Fds.baseline();
+        try (NativeMemory mem = new NativeMemory()) {
+            exchange(mem.allocate(4096));
+        }
+        Fds.assertBackTo(baseline);
+    }
+
+    private static void exchange(long buf) throws Exception {
         int[] sv = Sockets.socketpair(Platform.AF_UNIX,
                                       Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
         try {
