@@ -75,15 +75,6 @@ final class FileCopy {
     }
 
     /**
-     * Returns how many read buffers this request holds (for tests).
-     *
-     * @return 0 to 2
-     */
-    int buffers() {
-        return allocated;
-    }
-
-    /**
      * Adds {@code in} to what waits, reads as much as the next filters take and passes it on.
      *
      * @param r the request
