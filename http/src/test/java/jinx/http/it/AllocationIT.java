@@ -19,10 +19,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The loop allocates nothing on the Java heap per request once warm: the real server, in-process, serves
- * keep-alive requests for {@code return 200 "hello"} and for a static 1 KB file (sendfile) to a client on another
- * thread, and the loop thread's allocated bytes ({@code com.sun.management.ThreadMXBean}) are divided by the
- * requests served after a warm-up long enough for the JIT to compile the path. Allocation counts do not depend on
- * the machine's load, unlike times.
+ * keep-alive requests for {@code return 200 "hello"}, for a static 1 KB file (sendfile), and for a 1 KB and a
+ * 100 KB file under {@code sendfile off} (read into the loop's pooled 32k buffers, the larger one four reads a
+ * request, the socket taking them as the client reads) to a client on another thread, and the loop thread's
+ * allocated bytes ({@code com.sun.management.ThreadMXBean}) are divided by the requests served after a warm-up
+ * long enough for the JIT to compile the path. Allocation counts do not depend on the machine's load, unlike times.
  */
 @Tag("slow")
 class AllocationIT {
@@ -31,6 +32,10 @@ class AllocationIT {
     private static final long BOUND = 64;
     /** The bound for a static file: the open file's answer and its {@code struct stat} are reused per thread. */
     private static final long FILE_BOUND = BOUND;
+    /** The bound for {@code sendfile off}: the read buffers, descriptors and links come from the loop's pool. */
+    private static final long COPY_BOUND = BOUND;
+    /** A file larger than the two 32k read buffers, so that they are reused within a request. */
+    private static final int LARGE = 100 * 1024 + 7;
     private static final int WARMUP = 60_000;
     private static final int MEASURED = 20_000;
 
@@ -42,6 +47,11 @@ class AllocationIT {
     static void start() throws Exception {
         site = Site.create();
         site.write("html/1k.bin", new byte[1024]);
+        byte[] large = new byte[LARGE];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) i;
+        }
+        site.write("html/100k.bin", large);
         server = JinxServer.start(site, """
             types { application/octet-stream bin; }
             default_type text/plain;
@@ -53,6 +63,7 @@ class AllocationIT {
                 root html;
                 location = /hello { return 200 "hello\\n"; }
                 location / { }
+                location /nosf/ { alias html/; sendfile off; }
             }
             """);
         loopThread = server.loopThreadId();
@@ -78,6 +89,18 @@ class AllocationIT {
     @Timeout(300)
     void staticFileAllocatesNothingPerRequest() throws Exception {
         assertNoAllocation("/1k.bin", 1024, FILE_BOUND);
+    }
+
+    @Test
+    @Timeout(300)
+    void smallFileWithoutSendfileAllocatesNothingPerRequest() throws Exception {
+        assertNoAllocation("/nosf/1k.bin", 1024, COPY_BOUND);
+    }
+
+    @Test
+    @Timeout(300)
+    void largeFileWithoutSendfileAllocatesNothingPerRequest() throws Exception {
+        assertNoAllocation("/nosf/100k.bin", LARGE, COPY_BOUND);
     }
 
     private static void assertNoAllocation(String path, int length, long bound) throws Exception {
@@ -121,21 +144,30 @@ class AllocationIT {
                 out.write(request);
                 int have = 0;
                 int headerEnd = -1;
-                while (headerEnd < 0 || have < headerEnd + length) {
+                long body = 0;
+                while (headerEnd < 0 || body < length) {
                     int r = input.read(in, have, in.length - have);
                     if (r < 0) {
                         throw new IOException("closed by the server after " + i + " requests");
                     }
+                    if (headerEnd >= 0) {
+                        // the body only counted: the buffer is read over again
+                        body += r;
+                        continue;
+                    }
                     have += r;
-                    if (headerEnd < 0) {
-                        headerEnd = headerEnd(have);
+                    headerEnd = headerEnd(have);
+                    if (headerEnd >= 0) {
+                        body = have - headerEnd;
+                        have = 0;
+                        if (i == 0) {
+                            String head = new String(in, 0, headerEnd, StandardCharsets.ISO_8859_1);
+                            assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n"), head);
+                            assertTrue(head.contains("\r\nContent-Length: " + length + "\r\n"), head);
+                        }
                     }
                 }
-                assertEquals(headerEnd + length, have, "one response, whole");
-                if (i == 0) {
-                    String head = new String(in, 0, headerEnd, StandardCharsets.ISO_8859_1);
-                    assertTrue(head.startsWith("HTTP/1.1 200 OK\r\n"), head);
-                }
+                assertEquals(length, body, "one response, whole");
             }
         }
 

@@ -45,12 +45,14 @@ public final class OutBufs {
     }
 
     /**
-     * Releases a buffer of {@link #temp} and gives its descriptor back too: for the write filter, the last holder.
+     * Releases a buffer of {@link #temp} and gives its descriptor back too, or gives back a {@link #descriptor};
+     * other buffers are left alone: for the last holder of a response's buffers (the write filter, or the copy step
+     * that read a file buffer under {@code sendfile off}).
      *
      * @param pool the loop's pool
      * @param b the buffer
      */
-    static void free(BufferPool pool, Buf b) {
+    public static void free(BufferPool pool, Buf b) {
         if (b.tag == TAG && b.mem != null) {
             pool.release(b.mem);
             pool.free(b);

@@ -1,5 +1,6 @@
 package jinx.http.internal.modules;
 
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -43,8 +44,16 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
 
     private int ctxIndex = -1;
 
-    /** The request's state: nginx's {@code ngx_http_range_filter_ctx_t}, and the copy step's. */
-    static final class State {
+    /** Idle states kept per loop thread; a loop has at most one per request it serves at a time. */
+    private static final int MAX_SPARE = 1024;
+    private static final ThreadLocal<ArrayDeque<State>> SPARE = ThreadLocal.withInitial(ArrayDeque::new);
+
+    /**
+     * The request's state: nginx's {@code ngx_http_range_filter_ctx_t}, and the copy step's. One is taken from the
+     * loop's spare states with the request's cleanup, which gives it back when the request is freed: a response
+     * read into memory ({@code sendfile off}) adds no object.
+     */
+    static final class State implements Runnable {
         /** The ranges, each {@code {start, end}} with {@code end} exclusive; null without ranges. */
         List<long[]> ranges;
         /** The offset in the response of the next body byte. */
@@ -53,8 +62,22 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
         String boundaryHeader;
         /** {@code "S-E/T" CRLF CRLF} of each range, for multipart. */
         String[] contentRanges;
-        /** File data waiting to be read into memory, or null. */
-        FileCopy copy;
+        /** The copy step, used once file data is to be read into memory. */
+        final FileCopy copy = new FileCopy();
+
+        /** The request's cleanup: the read buffers go back to the loop's pool, the state to the spare ones. */
+        @Override
+        public void run() {
+            copy.release();
+            ranges = null;
+            offset = 0;
+            boundaryHeader = null;
+            contentRanges = null;
+            ArrayDeque<State> spare = SPARE.get();
+            if (spare.size() < MAX_SPARE) {
+                spare.addFirst(this);
+            }
+        }
     }
 
     /**
@@ -99,7 +122,11 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
         if (!create) {
             return null;
         }
-        State s = new State();
+        State s = SPARE.get().pollFirst();
+        if (s == null) {
+            s = new State();
+        }
+        r.addCleanup(s);
         r.ctx(ctxIndex, s);
         return s;
     }
@@ -386,17 +413,14 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
      */
     int copyFilter(HttpRequest r, BufChain in, BodyFilter.Next next) {
         State ctx = state(r, false);
-        FileCopy copy = ctx == null ? null : ctx.copy;
-        if (copy == null || !copy.busy()) {
+        if (ctx == null || !ctx.copy.busy()) {
             if (in == null || !FileCopy.needed(r, in)) {
                 return next.filter(r, in);
             }
-            if (copy == null) {
+            if (ctx == null) {
                 ctx = state(r, true);
-                copy = new FileCopy();
-                ctx.copy = copy;
             }
         }
-        return copy.filter(r, in, next);
+        return ctx.copy.filter(r, in, next);
     }
 }
