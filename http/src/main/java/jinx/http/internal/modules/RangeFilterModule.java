@@ -1,6 +1,5 @@
 package jinx.http.internal.modules;
 
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,42 +43,6 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
 
     private int ctxIndex = -1;
 
-    /** Idle states kept per loop thread; a loop has at most one per request it serves at a time. */
-    private static final int MAX_SPARE = 1024;
-    private static final ThreadLocal<ArrayDeque<State>> SPARE = ThreadLocal.withInitial(ArrayDeque::new);
-
-    /**
-     * The request's state: nginx's {@code ngx_http_range_filter_ctx_t}, and the copy step's. One is taken from the
-     * loop's spare states with the request's cleanup, which gives it back when the request is freed: a response
-     * read into memory ({@code sendfile off}) adds no object.
-     */
-    static final class State implements Runnable {
-        /** The ranges, each {@code {start, end}} with {@code end} exclusive; null without ranges. */
-        List<long[]> ranges;
-        /** The offset in the response of the next body byte. */
-        long offset;
-        /** {@code CRLF "--" boundary CRLF ["Content-Type: " type CRLF] "Content-Range: bytes "}. */
-        String boundaryHeader;
-        /** {@code "S-E/T" CRLF CRLF} of each range, for multipart. */
-        String[] contentRanges;
-        /** The copy step, used once file data is to be read into memory. */
-        final FileCopy copy = new FileCopy();
-
-        /** The request's cleanup: the read buffers go back to the loop's pool, the state to the spare ones. */
-        @Override
-        public void run() {
-            copy.release();
-            ranges = null;
-            offset = 0;
-            boundaryHeader = null;
-            contentRanges = null;
-            ArrayDeque<State> spare = SPARE.get();
-            if (spare.size() < MAX_SPARE) {
-                spare.addFirst(this);
-            }
-        }
-    }
-
     /**
      * The module, as {@code ServiceLoader} makes it.
      */
@@ -114,18 +77,15 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
         cf.addBodyFilter(this::copyFilter);
     }
 
-    private State state(HttpRequest r, boolean create) {
+    private RangeState state(HttpRequest r, boolean create) {
         Object o = r.ctx(ctxIndex);
-        if (o instanceof State s) {
+        if (o instanceof RangeState s) {
             return s;
         }
         if (!create) {
             return null;
         }
-        State s = SPARE.get().pollFirst();
-        if (s == null) {
-            s = new State();
-        }
+        RangeState s = RangeState.take();
         r.addCleanup(s);
         r.ctx(ctxIndex, s);
         return s;
@@ -152,7 +112,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
             || !ifRange(r)) {
             return acceptRanges(r, next);
         }
-        State ctx = state(r, true);
+        RangeState ctx = state(r, true);
         ctx.offset = 0;
         int ranges = r.singleRange ? 1 : clcf.maxRanges;
         RangeParser.Result parsed = RangeParser.parse(range.value, h.contentLengthN, ranges);
@@ -195,7 +155,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
     }
 
     /** nginx's {@code ngx_http_range_singlepart_header()}. */
-    private static int singlepartHeader(HttpRequest r, State ctx, HeaderFilter.Next next) {
+    private static int singlepartHeader(HttpRequest r, RangeState ctx, HeaderFilter.Next next) {
         HeadersOut h = r.headersOut;
         long[] range = ctx.ranges.get(0);
         h.contentRange = h.headers.add("Content-Range", "bytes " + range[0] + "-" + (range[1] - 1) + "/"
@@ -205,7 +165,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
     }
 
     /** nginx's {@code ngx_http_range_multipart_header()}. */
-    private static int multipartHeader(HttpRequest r, State ctx, HeaderFilter.Next next) {
+    private static int multipartHeader(HttpRequest r, RangeState ctx, HeaderFilter.Next next) {
         HeadersOut h = r.headersOut;
         String boundary = String.format("%020d", BOUNDARY.incrementAndGet());
         StringBuilder bh = new StringBuilder(128).append("\r\n--").append(boundary).append("\r\n");
@@ -253,7 +213,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
         if (in == null) {
             return next.filter(r, null);
         }
-        State ctx = state(r, false);
+        RangeState ctx = state(r, false);
         if (ctx == null || ctx.ranges == null) {
             return next.filter(r, in);
         }
@@ -271,7 +231,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
     }
 
     /** nginx's {@code ngx_http_range_test_overlapped()}: the body must come as one buffer. */
-    private static boolean testOverlapped(HttpRequest r, State ctx, BufChain in) {
+    private static boolean testOverlapped(HttpRequest r, RangeState ctx, BufChain in) {
         Buf buf = in.buf;
         boolean overlapped = ctx.offset != 0;
         if (!overlapped && !buf.last) {
@@ -293,7 +253,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
     }
 
     /** nginx's {@code ngx_http_range_singlepart_body()}: buffers outside the range are dropped, the others cut. */
-    private static int singlepartBody(HttpRequest r, State ctx, BufChain in, BodyFilter.Next next) {
+    private static int singlepartBody(HttpRequest r, RangeState ctx, BufChain in, BodyFilter.Next next) {
         long[] range = ctx.ranges.get(0);
         BufChain out = null;
         BufChain tail = null;
@@ -361,7 +321,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
     }
 
     /** nginx's {@code ngx_http_range_multipart_body()}: part headers and pieces of the one buffer. */
-    private static int multipartBody(State ctx, BufChain in, BodyFilter.Next next, HttpRequest r) {
+    private static int multipartBody(RangeState ctx, BufChain in, BodyFilter.Next next, HttpRequest r) {
         Buf buf = in.buf;
         BufChain out = null;
         BufChain tail = null;
@@ -412,7 +372,7 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
      * @return what they answer
      */
     int copyFilter(HttpRequest r, BufChain in, BodyFilter.Next next) {
-        State ctx = state(r, false);
+        RangeState ctx = state(r, false);
         if (ctx == null || !ctx.copy.busy()) {
             if (in == null || !FileCopy.needed(r, in)) {
                 return next.filter(r, in);
