@@ -168,6 +168,8 @@ class ReloadIT {
             try {
                 Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
+                // both first workers ready before the first HUP: one may serve while the other still starts
+                Masters.waitForLog(site, l -> l.split(": worker process \\d+ ready in ", -1).length - 1 == 2);
                 site.write("conf/jinx.conf", conf(port, "new1"));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
                 // the first reload is starting its workers (not ready yet: a JVM takes half a second at least)
