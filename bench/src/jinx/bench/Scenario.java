@@ -48,6 +48,7 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
             new Scenario("304", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
             new Scenario("reload", ONE, Kind.RELOAD, "/hello", 1, 50, List.of()),
             new Scenario("hello-2w", TWO, Kind.LOAD, "/hello", 2, 50, List.of()),
+            new Scenario("static-1k-2w", TWO, Kind.LOAD, "/1k.bin", 2, 50, List.of()),
             new Scenario("idle-10k", MANY, Kind.IDLE, "/hello", 1, 50, List.of()));
     }
 }
