@@ -45,11 +45,17 @@ final class Native {
             if (dir.isEmpty() || !Files.isReadable(Path.of(dir, IO_LIBRARY))) {
                 continue;
             }
-            return LibraryLoader.create(LibJinxIo.class)
-                .option(LibraryOption.FunctionMapper, (FunctionMapper) (name, context) -> "jinx_" + name)
-                .search(dir)
-                .failImmediately()
-                .load("jinxio");
+            try {
+                return LibraryLoader.create(LibJinxIo.class)
+                    .option(LibraryOption.FunctionMapper, (FunctionMapper) (name, context) -> "jinx_" + name)
+                    .search(dir)
+                    .failImmediately()
+                    .load("jinxio");
+            } catch (LinkageError | RuntimeException e) {
+                // a library built for another machine: libc serves the same calls, and every syscall needs this
+                // class to initialise
+                return null;
+            }
         }
         return null;
     }

@@ -40,6 +40,12 @@ class JinxIoTest {
     }
 
     @Test
+    void aLibraryThatCannotBeLoadedLeavesTheCallsToLibc(@TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve(Native.IO_LIBRARY), "not an ELF file");
+        assertNull(Native.loadIo(dir.toString()));
+    }
+
+    @Test
     void errnoComesBackAsTheFacadesReportIt() throws Exception {
         assumeTrue(Syscalls.hotCallsThroughJinxIo());
         Map<String, String> baseline = Fds.baseline();
