@@ -99,12 +99,6 @@ public final class BufferPool {
         }
     }
 
-    /**
-     * Returns the loop's scratch buffer: bytes read only to be dropped (lingering close, a peek), never kept
-     * across calls.
-     *
-     * @return the buffer, cleared
-     */
     /** The free list of a size: power-of-two sizes, the output and header buffers, without boxing the size. */
     private ArrayDeque<ByteBuffer> list(int size) {
         if (Integer.bitCount(size) == 1) {
@@ -231,6 +225,12 @@ public final class BufferPool {
         return requests.size();
     }
 
+    /**
+     * Returns the loop's scratch buffer: bytes read only to be dropped (lingering close, a peek), never kept
+     * across calls.
+     *
+     * @return the buffer, cleared
+     */
     public ByteBuffer scratch() {
         return scratch.clear();
     }
