@@ -108,16 +108,28 @@ class AllocationIT {
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (Client client = new Client(server.port(), path)) {
             client.run(WARMUP, length);
-            long before = threads.getThreadAllocatedBytes(loopThread);
-            client.run(MEASURED, length);
-            long after = threads.getThreadAllocatedBytes(loopThread);
-            assertTrue(before >= 0 && after >= before, "allocation counting is unavailable");
-            double perRequest = (after - before) / (double) MEASURED;
-            System.out.printf("AllocationIT: %s: %.1f bytes allocated on the loop thread per request%n", path,
-                perRequest);
+            double perRequest = measure(threads, client, path, length);
+            if (perRequest >= bound) {
+                // a second window: on a loaded machine the compiler may not have finished with the path yet
+                // (CI once saw 288 bytes per request on /nosf/100k.bin, 0.1 in every other run); an allocation
+                // the path really makes per request shows in both windows
+                perRequest = measure(threads, client, path, length);
+            }
             assertTrue(perRequest < bound, path + ": " + perRequest + " bytes per request");
         }
         server.assertNoAlerts();
+    }
+
+    private static double measure(com.sun.management.ThreadMXBean threads, Client client, String path, int length)
+        throws Exception {
+        long before = threads.getThreadAllocatedBytes(loopThread);
+        client.run(MEASURED, length);
+        long after = threads.getThreadAllocatedBytes(loopThread);
+        assertTrue(before >= 0 && after >= before, "allocation counting is unavailable");
+        double perRequest = (after - before) / (double) MEASURED;
+        System.out.printf("AllocationIT: %s: %.1f bytes allocated on the loop thread per request%n", path,
+            perRequest);
+        return perRequest;
     }
 
     /** One keep-alive connection sending one request at a time and reading each response whole. */
