@@ -31,7 +31,7 @@ final class HeaderLineParser {
     private static final State[] STATES = State.values();
 
     /** nginx's {@code lowcase[]}: letters lower-cased, digits and '-' kept, every other byte 0. */
-    private static final byte[] LOWCASE = new byte[256];
+    static final byte[] LOWCASE = new byte[256];
 
     static {
         LOWCASE['-'] = '-';
@@ -61,6 +61,25 @@ final class HeaderLineParser {
      * @return see {@link HttpParser#parseHeaderLine}
      */
     static int parse(HttpParseState r, ByteBuffer b, boolean allowUnderscores) {
+        if (r.state == State.START.ordinal()) {
+            int rc = PlainHeaderLine.parse(r, b, b.isDirect() ? NativeMemory.address(b) : 0);
+            if (rc != PlainHeaderLine.NOT_PLAIN) {
+                return rc;
+            }
+        }
+        return machine(r, b, allowUnderscores);
+    }
+
+    /**
+     * The state machine alone, for every line {@link PlainHeaderLine} leaves to it (and for the test that compares
+     * the two).
+     *
+     * @param r the state
+     * @param b the buffer
+     * @param allowUnderscores {@code underscores_in_headers}
+     * @return see {@link HttpParser#parseHeaderLine}
+     */
+    static int machine(HttpParseState r, ByteBuffer b, boolean allowUnderscores) {
         State state = STATES[r.state];
         long hash = r.headerHash;
         int i = r.lowcaseIndex;
@@ -269,8 +288,8 @@ final class HeaderLineParser {
         return Rc.AGAIN;
     }
 
-    /** nginx's {@code done:} label. */
-    private static int done(HttpParseState r, ByteBuffer b, int p, long hash, int i) {
+    /** nginx's {@code done:} label: {@code p} is the LF's index. */
+    static int done(HttpParseState r, ByteBuffer b, int p, long hash, int i) {
         b.position(p + 1);
         r.state = State.START.ordinal();
         r.headerHash = hash;
@@ -278,8 +297,8 @@ final class HeaderLineParser {
         return Rc.OK;
     }
 
-    /** nginx's {@code header_done:} label. */
-    private static int headerDone(HttpParseState r, ByteBuffer b, int p) {
+    /** nginx's {@code header_done:} label: {@code p} is the LF's index. */
+    static int headerDone(HttpParseState r, ByteBuffer b, int p) {
         b.position(p + 1);
         r.state = State.START.ordinal();
         return HttpParser.PARSE_HEADER_DONE;

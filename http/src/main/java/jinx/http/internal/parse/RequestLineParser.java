@@ -62,8 +62,26 @@ final class RequestLineParser {
      * @param b the buffer
      * @return see {@link HttpParser#parseRequestLine}
      */
-    @SuppressWarnings("fallthrough")
     static int parse(HttpParseState r, ByteBuffer b) {
+        if (r.state == State.START.ordinal()) {
+            int rc = PlainRequestLine.parse(r, b, b.isDirect() ? NativeMemory.address(b) : 0);
+            if (rc != PlainRequestLine.NOT_PLAIN) {
+                return rc;
+            }
+        }
+        return machine(r, b);
+    }
+
+    /**
+     * The state machine alone, for every line {@link PlainRequestLine} leaves to it (and for the test that
+     * compares the two).
+     *
+     * @param r the state
+     * @param b the buffer
+     * @return see {@link HttpParser#parseRequestLine}
+     */
+    @SuppressWarnings("fallthrough")
+    static int machine(HttpParseState r, ByteBuffer b) {
         State state = STATES[r.state];
         int last = b.limit();
         int p = b.position();
@@ -478,8 +496,8 @@ final class RequestLineParser {
         return Rc.AGAIN;
     }
 
-    /** nginx's {@code done:} label. */
-    private static int done(HttpParseState r, ByteBuffer b, int p) {
+    /** nginx's {@code done:} label: {@code p} is the LF's index. */
+    static int done(HttpParseState r, ByteBuffer b, int p) {
         b.position(p + 1);
         if (r.requestEnd == NONE) {
             r.requestEnd = p;

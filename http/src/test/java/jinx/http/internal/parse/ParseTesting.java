@@ -23,6 +23,18 @@ final class ParseTesting {
         return b;
     }
 
+    /** A heap buffer holding {@code s}, one byte per char. */
+    static ByteBuffer heap(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** The bytes {@code from..to} of a buffer as ISO-8859-1 text. */
+    static String text(ByteBuffer b, int from, int to) {
+        byte[] bytes = new byte[to - from];
+        b.get(from, bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
     /** Runs {@code parser} over the whole buffer once. */
     static <S> int whole(S state, ByteBuffer b, ToIntBiFunction<S, ByteBuffer> parser) {
         return parser.applyAsInt(state, b);

@@ -1,0 +1,111 @@
+package jinx.http.internal.parse;
+
+import java.nio.ByteBuffer;
+
+import jinx.kernel.Rc;
+import jinx.kernel.os.NativeMemory;
+
+import static jinx.http.internal.parse.HttpParseState.NONE;
+import static jinx.http.internal.parse.UriChars.CR;
+import static jinx.http.internal.parse.UriChars.LF;
+
+/**
+ * The header line almost every client sends, in one pass without the state machine: a name of letters, digits
+ * and dashes, a colon, spaces or tabs, a value without NUL, CRLF, all in the buffer; or the CRLF that ends the
+ * header. It sets exactly what {@link HeaderLineParser} sets for such a line, the name's hash and lower-cased
+ * copy included; anything else (an underscore, a byte nginx takes as invalid, a bare LF, a repeated CR, a line not
+ * read whole) is left to the state machine, which starts over from the same byte. The only thing written before
+ * the line is known plain is the lower-cased name, which the state machine writes again, byte for byte.
+ */
+final class PlainHeaderLine {
+
+    /** The line is not plain, or not whole: the state machine parses it. */
+    static final int NOT_PLAIN = Integer.MIN_VALUE;
+
+    private PlainHeaderLine() {
+    }
+
+    /**
+     * Parses a plain header line that starts at the buffer's position.
+     *
+     * @param r the state, at nginx's {@code sw_start}
+     * @param b the buffer
+     * @param base the direct buffer's address, or 0 for a heap buffer
+     * @return {@link Rc#OK} or {@link HttpParser#PARSE_HEADER_DONE} as {@link HeaderLineParser} returns them
+     *     (position after the LF), or {@link #NOT_PLAIN} with nothing changed
+     */
+    static int parse(HttpParseState r, ByteBuffer b, long base) {
+        int start = b.position();
+        int last = b.limit();
+        if (last - start < 2) {
+            return NOT_PLAIN;
+        }
+        int ch = at(b, base, start);
+        if (ch == CR) {
+            if (at(b, base, start + 1) != LF) {
+                return NOT_PLAIN;
+            }
+            r.headerNameStart = start;
+            r.invalidHeader = false;
+            r.headerEnd = start;
+            return HeaderLineParser.headerDone(r, b, start + 1);
+        }
+        byte[] lowcase = r.lowcaseHeader;
+        long hash = 0;
+        int i = 0;
+        int p = start;
+        for (;; p++) {
+            if (p >= last) {
+                return NOT_PLAIN;
+            }
+            ch = at(b, base, p);
+            int c = HeaderLineParser.LOWCASE[ch];
+            if (c == 0) {
+                break;
+            }
+            hash = hash * 31 + c;
+            lowcase[i++] = (byte) c;
+            i &= HttpParser.LC_HEADER_LEN - 1;
+        }
+        if (ch != ':' || p == start) {
+            return NOT_PLAIN;
+        }
+        int nameEnd = p++;
+        while (p < last && ((ch = at(b, base, p)) == ' ' || ch == '\t')) {
+            p++;
+        }
+        int valueStart = p;
+        int valueEnd = NONE;
+        for (;; p++) {
+            if (p >= last) {
+                return NOT_PLAIN;
+            }
+            ch = at(b, base, p);
+            if (ch == ' ' || ch == '\t') {
+                // sw_value ends the value at the first of the spaces, sw_space_after_value keeps it
+                if (valueEnd == NONE) {
+                    valueEnd = p;
+                }
+            } else if (ch == CR) {
+                break;
+            } else if (ch == LF || ch == '\0') {
+                return NOT_PLAIN;
+            } else {
+                valueEnd = NONE;
+            }
+        }
+        if (p + 1 >= last || at(b, base, p + 1) != LF) {
+            return NOT_PLAIN;
+        }
+        r.headerNameStart = start;
+        r.invalidHeader = false;
+        r.headerNameEnd = nameEnd;
+        r.headerStart = valueStart;
+        r.headerEnd = valueEnd == NONE ? p : valueEnd;
+        return HeaderLineParser.done(r, b, p + 1, hash, i);
+    }
+
+    private static int at(ByteBuffer b, long base, int p) {
+        return base != 0 ? NativeMemory.getByte(base + p) & 0xff : UriChars.at(b, p);
+    }
+}
