@@ -3,11 +3,11 @@ package jinx.http.internal.parse;
 import java.nio.ByteBuffer;
 
 import jinx.kernel.Rc;
-import jinx.kernel.os.NativeMemory;
 
 import static jinx.http.internal.parse.UriChars.CR;
 import static jinx.http.internal.parse.UriChars.LF;
 import static jinx.http.internal.parse.UriChars.at;
+import static jinx.http.internal.parse.UriChars.base;
 
 /**
  * A header line: nginx's {@code ngx_http_parse_header_line()}, as in current nginx: a NUL anywhere, a control or
@@ -62,7 +62,7 @@ final class HeaderLineParser {
      */
     static int parse(HttpParseState r, ByteBuffer b, boolean allowUnderscores) {
         if (r.state == State.START.ordinal()) {
-            int rc = PlainHeaderLine.parse(r, b, b.isDirect() ? NativeMemory.address(b) : 0);
+            int rc = PlainHeaderLine.parse(r, b, base(b));
             if (rc != PlainHeaderLine.NOT_PLAIN) {
                 return rc;
             }
@@ -85,12 +85,10 @@ final class HeaderLineParser {
         int i = r.lowcaseIndex;
         int last = b.limit();
         int p = b.position();
-        // a direct buffer (the loop's header buffers) is read at its address: ByteBuffer.get(int) checks the
-        // index and the buffer's scope on every byte; p stays below the limit, which the loop bounds
-        long base = b.isDirect() ? NativeMemory.address(b) : 0;
+        long base = base(b);
 
         for (; p < last; p++) {
-            int ch = base != 0 ? NativeMemory.getByte(base + p) & 0xff : at(b, p);
+            int ch = at(b, base, p);
             int c;
 
             switch (state) {

@@ -3,11 +3,11 @@ package jinx.http.internal.parse;
 import java.nio.ByteBuffer;
 
 import jinx.kernel.Rc;
-import jinx.kernel.os.NativeMemory;
 
 import static jinx.http.internal.parse.HttpParseState.NONE;
 import static jinx.http.internal.parse.UriChars.CR;
 import static jinx.http.internal.parse.UriChars.LF;
+import static jinx.http.internal.parse.UriChars.at;
 
 /**
  * The header line almost every client sends, in one pass without the state machine: a name of letters, digits
@@ -105,7 +105,4 @@ final class PlainHeaderLine {
         return HeaderLineParser.done(r, b, p + 1, hash, i);
     }
 
-    private static int at(ByteBuffer b, long base, int p) {
-        return base != 0 ? NativeMemory.getByte(base + p) & 0xff : UriChars.at(b, p);
-    }
 }

@@ -3,11 +3,11 @@ package jinx.http.internal.parse;
 import java.nio.ByteBuffer;
 
 import jinx.http.HttpRequest;
-import jinx.kernel.os.NativeMemory;
 
 import static jinx.http.internal.parse.HttpParseState.NONE;
 import static jinx.http.internal.parse.UriChars.CR;
 import static jinx.http.internal.parse.UriChars.LF;
+import static jinx.http.internal.parse.UriChars.at;
 import static jinx.http.internal.parse.UriChars.usual;
 
 /**
@@ -145,7 +145,4 @@ final class PlainRequestLine {
         return -1;
     }
 
-    private static int at(ByteBuffer b, long base, int p) {
-        return base != 0 ? NativeMemory.getByte(base + p) & 0xff : UriChars.at(b, p);
-    }
 }

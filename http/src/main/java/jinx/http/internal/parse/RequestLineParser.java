@@ -4,12 +4,12 @@ import java.nio.ByteBuffer;
 
 import jinx.http.HttpRequest;
 import jinx.kernel.Rc;
-import jinx.kernel.os.NativeMemory;
 
 import static jinx.http.internal.parse.HttpParseState.NONE;
 import static jinx.http.internal.parse.UriChars.CR;
 import static jinx.http.internal.parse.UriChars.LF;
 import static jinx.http.internal.parse.UriChars.at;
+import static jinx.http.internal.parse.UriChars.base;
 import static jinx.http.internal.parse.UriChars.usual;
 
 /**
@@ -64,7 +64,7 @@ final class RequestLineParser {
      */
     static int parse(HttpParseState r, ByteBuffer b) {
         if (r.state == State.START.ordinal()) {
-            int rc = PlainRequestLine.parse(r, b, b.isDirect() ? NativeMemory.address(b) : 0);
+            int rc = PlainRequestLine.parse(r, b, base(b));
             if (rc != PlainRequestLine.NOT_PLAIN) {
                 return rc;
             }
@@ -85,12 +85,10 @@ final class RequestLineParser {
         State state = STATES[r.state];
         int last = b.limit();
         int p = b.position();
-        // a direct buffer (the loop's header buffers) is read at its address: ByteBuffer.get(int) checks the
-        // index and the buffer's scope on every byte; p stays below the limit, which the loop bounds
-        long base = b.isDirect() ? NativeMemory.address(b) : 0;
+        long base = base(b);
 
         for (; p < last; p++) {
-            int ch = base != 0 ? NativeMemory.getByte(base + p) & 0xff : at(b, p);
+            int ch = at(b, base, p);
             int c;
 
             switch (state) {

@@ -2,6 +2,8 @@ package jinx.http.internal.parse;
 
 import java.nio.ByteBuffer;
 
+import jinx.kernel.os.NativeMemory;
+
 /**
  * The byte classes the URI parsers share: nginx's {@code usual[]} bitmap of {@code ngx_http_parse.c}, and the
  * byte constants.
@@ -50,6 +52,30 @@ final class UriChars {
      */
     static int at(ByteBuffer b, int i) {
         return b.get(i) & 0xff;
+    }
+
+    /**
+     * Reads an unsigned byte where the parsers read it: a direct buffer (the loop's header buffers) at its address,
+     * since {@code ByteBuffer.get(int)} checks the index and the buffer's scope on every byte and the parsers keep
+     * the index below the limit themselves; a heap buffer through {@code get}.
+     *
+     * @param b the buffer
+     * @param base {@link #base(ByteBuffer)} of the buffer
+     * @param i the index, below the limit
+     * @return the byte, 0 to 255
+     */
+    static int at(ByteBuffer b, long base, int i) {
+        return base != 0 ? NativeMemory.getByte(base + i) & 0xff : b.get(i) & 0xff;
+    }
+
+    /**
+     * The address {@link #at(ByteBuffer, long, int)} reads a direct buffer at, 0 for a heap buffer.
+     *
+     * @param b the buffer
+     * @return the address or 0
+     */
+    static long base(ByteBuffer b) {
+        return b.isDirect() ? NativeMemory.address(b) : 0;
     }
 
     /**
