@@ -102,7 +102,7 @@ class PlainHeaderLineTest {
     @Test
     void randomLinesMatchTheStateMachine() {
         String[] pieces = {"Host", "X", "content-Length", "a", "Z9", "-", "_", ":", ":", " ", " ", "\t", "v", "1.2",
-            "\u00e9", "\u0000", "\u0001", "\u007f", "/", "HTTP", "\r", "\n", "\r\n", "\r\n", "\r\n"};
+            "\u00e9", "\u0000", "\u0001", "\u007f", "/", "HTTP", "HTTP/1.1 200", "\r", "\n", "\r\n", "\r\n", "\r\n"};
         Random random = new Random(20261201);
         int taken = 0;
         int lines = 50_000;
@@ -121,10 +121,13 @@ class PlainHeaderLineTest {
             }
             String s = line.toString();
             boolean underscores = random.nextBoolean();
-            String expected = expected(s, underscores);
+            // an upstream's response headers go through the same parser (and its IIS "HTTP/1.1 ..." line)
+            boolean upstream = random.nextInt(4) == 0;
+            String expected = expected(s, underscores, upstream);
             for (boolean isDirect : new boolean[] {true, false}) {
                 ByteBuffer b = isDirect ? direct(s) : heap(s);
                 HttpParseState r = new HttpParseState();
+                r.upstream = upstream;
                 int rc = HttpParser.parseHeaderLine(r, b, underscores);
                 assertEquals(expected, full(r, rc, b), s);
             }
@@ -139,8 +142,13 @@ class PlainHeaderLineTest {
 
     /** The state machine's answer for the line, from a fresh state. */
     private static String expected(String line, boolean underscores) {
+        return expected(line, underscores, false);
+    }
+
+    private static String expected(String line, boolean underscores, boolean upstream) {
         ByteBuffer b = direct(line);
         HttpParseState r = new HttpParseState();
+        r.upstream = upstream;
         int rc = HeaderLineParser.machine(r, b, underscores);
         return full(r, rc, b);
     }
