@@ -34,6 +34,14 @@ final class Report {
     /** The columns whose ratio means something (the spread's and the collections' do not). */
     private static final List<Integer> RATIO_COLUMNS = List.of(0, 2, 3, 4, 5, 6, 7, 9);
 
+    /**
+     * The last column, on the ratio row only: the median of the rounds' own ratios (each Jinx round against the
+     * nginx round run next to it). The host's speed drifts over minutes by as much as a fifth, for both servers
+     * alike; two rounds run back to back share the drift, so their ratio is steadier than the ratio of the two
+     * medians.
+     */
+    private static final String PAIRED = "req/s ratio by round";
+
     private final Map<String, Figures[]> results;
     private final List<String> notes;
 
@@ -56,12 +64,14 @@ final class Report {
                 for (Column c : COLUMNS) {
                     row.add(fmt(c.format(), c.value().apply(f[i])));
                 }
+                row.add("");
                 rows.add(row);
             }
             List<String> ratio = new ArrayList<>(List.of(e.getKey(), "jinx/nginx"));
             for (int c = 0; c < COLUMNS.size(); c++) {
                 ratio.add(RATIO_COLUMNS.contains(c) ? fmt("%.2f", ratio(e.getValue(), c)) : "");
             }
+            ratio.add(fmt("%.2f", pairedRatio(f)));
             rows.add(ratio);
         }
         return rows;
@@ -72,9 +82,19 @@ final class Report {
         return v.apply(f[1]) / v.apply(f[0]);
     }
 
+    /** The median of jinx's requests/s over nginx's, round by round; NaN without rounds. */
+    static double pairedRatio(Figures[] f) {
+        List<Double> r = new ArrayList<>();
+        for (int i = 0; i < Math.min(f[0].rps.size(), f[1].rps.size()); i++) {
+            r.add(f[1].rps.get(i) / f[0].rps.get(i));
+        }
+        return Figures.median(r);
+    }
+
     private static List<String> headings() {
         List<String> h = new ArrayList<>(List.of("scenario", "server"));
         COLUMNS.forEach(c -> h.add(c.heading()));
+        h.add(PAIRED);
         return h;
     }
 
@@ -114,6 +134,8 @@ final class Report {
             csv.append(String.join(",", row)).append("\n");
         }
         md.append("\nrequests/s: median of the rounds; spread: (max - min) / median of the rounds' requests/s; ")
+            .append("req/s ratio by round: the median over the rounds of Jinx's requests/s over nginx's in the same ")
+            .append("round (the two run back to back, so they share the host's drift); ")
             .append("latency: wrk --latency, median of the rounds; CPU: utime and stime of master and workers from ")
             .append("/proc/<pid>/stat over the measured rounds, per request; RSS: VmRSS per worker after the ")
             .append("scenario (idle-10k: while the idle connections are held); PSS: Pss of /proc/<pid>/smaps_rollup ")
