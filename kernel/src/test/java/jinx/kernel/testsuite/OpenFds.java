@@ -28,8 +28,11 @@ public final class OpenFds {
     }
 
     /**
-     * Loads what opens descriptors once and keeps them (the native libraries, the platform table, the JDK's socket
-     * classes), so that they are in the baseline, then lists what is open.
+     * Loads what opens descriptors once and keeps them, so that they are in the baseline, then lists what is open:
+     * the native libraries, the platform table, the JDK's socket classes, its file channels (they keep one end of
+     * a socket pair to dup2 over a descriptor being closed) and its temporary file names (JUnit's {@code @TempDir}
+     * included: a {@code SecureRandom} that keeps {@code /dev/random} and {@code /dev/urandom} open). Without them
+     * a test class run alone finds the JDK's own descriptors new.
      *
      * @return descriptor number to what it refers to
      */
@@ -37,6 +40,12 @@ public final class OpenFds {
         Errors.text(Errors.EINTR);
         Syscalls.geteuid();
         warmUpJavaNet();
+        try {
+            Files.readAllBytes(Path.of("/proc/self/stat"));
+            Files.delete(Files.createTempDirectory("jinx-fds"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return open();
     }
 
