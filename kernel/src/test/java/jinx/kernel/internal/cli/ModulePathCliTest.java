@@ -259,6 +259,7 @@ class ModulePathCliTest {
     @Test
     @Timeout(60)
     void reloadSignalsTheMaster() throws Exception {
+        MainTest.assumeSignalNotIgnored(1);
         conf("load_module " + hello + ";\nhello_text world;\npid run/master.pid;\n" + MainTest.EVENTS);
         Process child = new ProcessBuilder("sleep", "30").redirectErrorStream(true).start();
         try {
