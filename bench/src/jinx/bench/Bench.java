@@ -202,9 +202,9 @@ public final class Bench {
         return r;
     }
 
-    /** Rounds of the slow scenarios (idle connections, reload): two in --quick mode, to stay under two minutes. */
+    /** Rounds of the slow scenarios (idle connections, reload): one in --quick mode, to stay under two minutes. */
     private int slowRounds() {
-        return quick ? Math.min(rounds, 2) : rounds;
+        return quick ? 1 : rounds;
     }
 
     private void idle(Scenario s, Server[] pair) throws Exception {
