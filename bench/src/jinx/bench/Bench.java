@@ -30,6 +30,8 @@ public final class Bench {
     private int idleConnections = 10_000;
     private boolean accessLog;
     private boolean quick;
+    /** What reload-warm adds to Jinx's configuration. */
+    static final String WARM_UP = "worker_warmup 3s;\n";
     private List<String> only = List.of();
     private Path out;
     private final Map<String, Figures[]> results = new LinkedHashMap<>();
@@ -96,6 +98,7 @@ public final class Bench {
                         case LOAD -> load(s, pair);
                         case IDLE -> idle(s, pair);
                         case RELOAD -> reload(s, pair);
+                        case RELOAD_WARM -> reloadWarm(s, pair);
                     }
                 }
             }
@@ -290,8 +293,22 @@ public final class Bench {
             after[i].rssMb = steady[i].rssMb;
             after[i].pssMb = steady[i].pssMb;
         }
-        results.put("reload-steady", steady);
-        results.put("reload-after", after);
+        results.put(s.name() + "-steady", steady);
+        results.put(s.name() + "-after", after);
+    }
+
+    /** The reload with Jinx's warm-up: its workers run requests of their own before they report ready. */
+    private void reloadWarm(Scenario s, Server[] pair) throws Exception {
+        if (quick && only.isEmpty()) {
+            log("  skipped in --quick mode (name it with --only to run it)");
+            return;
+        }
+        pair[1].reconfigure(WARM_UP);
+        try {
+            reload(s, pair);
+        } finally {
+            pair[1].reconfigure("");
+        }
     }
 
     static void log(String line) {

@@ -11,10 +11,14 @@ final class Conf {
     private Conf() {
     }
 
-    /** Renders a configuration. */
-    static String render(int port, Path docroot, int workers, int connections, boolean accessLog) {
+    /**
+     * Renders a configuration.
+     *
+     * @param main more main-context lines, Jinx's own directives (empty for nginx)
+     */
+    static String render(int port, Path docroot, int workers, int connections, boolean accessLog, String main) {
         boolean root = "root".equals(System.getProperty("user.name"));
-        return "master_process on;\n"
+        return "master_process on;\n" + main
             + "daemon off;\n"
             + "worker_processes " + workers + ";\n"
             // as root, nginx's workers would otherwise run as nobody and Jinx's as root

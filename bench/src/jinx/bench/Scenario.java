@@ -22,7 +22,9 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
         /** wrk rounds while idle keep-alive connections are held. */
         IDLE,
         /** a steady wrk window, then HUP and a window right after it. */
-        RELOAD
+        RELOAD,
+        /** as RELOAD, Jinx with {@code worker_warmup 3s} (not in --quick runs). */
+        RELOAD_WARM
     }
 
     /**
@@ -47,6 +49,7 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
             new Scenario("close", ONE, Kind.LOAD, "/hello", 1, 50, List.of("Connection: close")),
             new Scenario("304", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
             new Scenario("reload", ONE, Kind.RELOAD, "/hello", 1, 50, List.of()),
+            new Scenario("reload-warm", ONE, Kind.RELOAD_WARM, "/hello", 1, 50, List.of()),
             new Scenario("hello-2w", TWO, Kind.LOAD, "/hello", 2, 50, List.of()),
             new Scenario("static-1k-2w", TWO, Kind.LOAD, "/1k.bin", 2, 50, List.of()),
             new Scenario("idle-10k", MANY, Kind.IDLE, "/hello", 1, 50, List.of()));

@@ -43,13 +43,31 @@ final class Server implements AutoCloseable {
     final int port;
     final int workers;
     private final Process process;
+    private final String conf;
 
-    private Server(Kind kind, Path prefix, int port, int workers, Process process) {
+    private Server(Kind kind, Path prefix, int port, int workers, Process process, String conf) {
         this.kind = kind;
         this.prefix = prefix;
         this.port = port;
         this.workers = workers;
         this.process = process;
+        this.conf = conf;
+    }
+
+    /**
+     * Rewrites the configuration with more main-context lines (Jinx's own directives; ignored for nginx) and
+     * reloads, then waits until only the new workers run.
+     *
+     * @param main the lines, empty for none
+     */
+    void reconfigure(String main) throws IOException, InterruptedException {
+        if (kind != Kind.JINX) {
+            return;
+        }
+        Files.writeString(prefix.resolve("conf/bench.conf"), main + conf);
+        reload();
+        Thread.sleep(200);
+        awaitWorkers(60);
     }
 
     /**
@@ -69,7 +87,7 @@ final class Server implements AutoCloseable {
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("conf"));
         Path conf = prefix.resolve("conf/bench.conf");
-        Files.writeString(conf, Conf.render(port, docroot, workers, connections, accessLog));
+        Files.writeString(conf, Conf.render(port, docroot, workers, connections, accessLog, ""));
         Path errorLog = prefix.resolve("logs/error.log");
         List<String> cmd = kind == Kind.NGINX
             ? List.of("/usr/sbin/nginx", "-p", prefix + "/", "-c", conf.toString(), "-e", errorLog.toString())
@@ -90,7 +108,7 @@ final class Server implements AutoCloseable {
             Files.writeString(options, own + "\nworker: " + gc + "\n");
             env.put("JINX_JVM_OPTIONS_FILE", options.toString());
         }
-        Server s = new Server(kind, prefix, port, workers, pb.start());
+        Server s = new Server(kind, prefix, port, workers, pb.start(), Files.readString(conf));
         s.awaitReady();
         return s;
     }

@@ -9,6 +9,8 @@ module jinx.kernel {
     requires org.slf4j;
     // sun.misc.Unsafe: native memory read and written without JNI (NativeMemory)
     requires jdk.unsupported;
+    // the warm-up watches the JIT compiler (CompilationMXBean)
+    requires java.management;
 
     exports jinx.kernel;
     exports jinx.kernel.spi;

@@ -99,6 +99,12 @@ public final class Connection {
      */
     public boolean ignoreReset;
 
+    /**
+     * A connection of a worker's warm-up ({@link jinx.kernel.spi.WarmUpExchange}): its protocol writes no access
+     * log, counts nothing a status page shows, and runs no handler with effects outside the server.
+     */
+    public boolean warmUp;
+
     boolean reusable;
     Connection nextFree;
     Connection reusablePrev;
@@ -216,6 +222,7 @@ public final class Connection {
         timedout = false;
         error = false;
         ignoreReset = false;
+        warmUp = false;
         io = null;
         reusable = false;
         nextFree = null;

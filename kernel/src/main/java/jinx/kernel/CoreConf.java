@@ -24,6 +24,8 @@ public final class CoreConf {
     public long shutdownTimeout = Conf.UNSET_LONG;
     /** {@code worker_processes}; default 1; {@code auto} is the number of CPUs. */
     public int workerProcesses = Conf.UNSET;
+    /** {@code worker_warmup} in ms, 0 for off (the default). */
+    public long warmUp = Conf.UNSET_LONG;
     /** Whether {@code worker_processes} was {@code auto}. */
     public boolean workerProcessesAuto;
     /** {@code worker_priority}, a nice value; default 0. */

@@ -31,6 +31,8 @@ final class EventAccept {
     private int acceptDisabled;
     private boolean mutexHeld;
     private boolean exclusive;
+    /** A warm-up runs: no accepting, no mutex. */
+    private boolean paused;
 
     EventAccept(EventLoop loop, EventLoop.AcceptSettings settings) {
         this.loop = loop;
@@ -70,6 +72,47 @@ final class EventAccept {
             return;
         }
         loop.actions().add(c.read, EventActions.READ_EVENT, 0);
+    }
+
+    boolean paused() {
+        return paused;
+    }
+
+    /** Stops accepting on every listening socket, reuseport ones too, and gives up the mutex if held. */
+    void pause() {
+        paused = true;
+        if (mutexHeld) {
+            settings.acceptMutex().unlock();
+            mutexHeld = false;
+        }
+        disableAcceptEvents(true);
+    }
+
+    /** Accepts again as {@link #listen} registered: the mutex, when used, decides at the next turn. */
+    void resume() {
+        paused = false;
+        if (usesMutex()) {
+            for (Listening ls : listening) {
+                if (ls.reuseport) {
+                    add(ls.connection, 0);
+                }
+            }
+            return;
+        }
+        for (Listening ls : listening) {
+            add(ls.connection, exclusive && !ls.reuseport ? EventActions.EXCLUSIVE_EVENT : 0);
+        }
+    }
+
+    private void add(Connection c, int flags) {
+        if (c == null || c.read.active) {
+            return;
+        }
+        try {
+            loop.actions().add(c.read, EventActions.READ_EVENT, flags);
+        } catch (IOException e) {
+            loop.log().alert(e.getMessage());
+        }
     }
 
     /** Step 2 of a turn: take the mutex, or cap the wait so that another try comes soon. */

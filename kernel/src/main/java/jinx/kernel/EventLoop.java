@@ -492,6 +492,19 @@ public final class EventLoop {
         accept.listen(ls);
     }
 
+    /**
+     * Stops accepting on every listening socket until {@link #resumeAccepting()}: the loop turns for a warm-up
+     * while the other workers take the clients.
+     */
+    public void pauseAccepting() {
+        accept.pause();
+    }
+
+    /** Accepts again after {@link #pauseAccepting()}. */
+    public void resumeAccepting() {
+        accept.resume();
+    }
+
     /* ---- the loop ---- */
 
     /**
@@ -519,7 +532,7 @@ public final class EventLoop {
             timer = timers.find();
             flags = EventActions.UPDATE_TIME;
         }
-        if (accept.usesMutex()) {
+        if (accept.usesMutex() && !accept.paused()) {
             timer = accept.trylock(timer);
             if (accept.mutexHeld()) {
                 flags |= EventActions.POST_EVENTS;

@@ -222,4 +222,43 @@ class SingleProcessEpollTest {
         assertFalse(accepts(p), "still listening on " + p);
         assertFalse(accepts(q), "still listening on " + q);
     }
+
+    /**
+     * A warm-up ({@code worker_warmup}): the module's exchanges run over socket pairs marked as the warm-up's,
+     * while the listening socket accepts nothing; a client that connected meanwhile is served once it is over,
+     * and the warm-up's connections are all closed by then.
+     */
+    @Test
+    @Timeout(value = 30, threadMode = ThreadMode.SEPARATE_THREAD)
+    void aWarmUpRunsBeforeTheFirstAccept() throws Exception {
+        int port = freePort();
+        KernelCycle cycle = build("master_process off;\nerror_log logs/error.log notice;\n"
+                                  + "events { worker_connections 64; }\ntest_listen 127.0.0.1:" + port + ";\n");
+        Path errorLog = tmp.resolve("logs/error.log");
+        SingleProcess process = SingleProcess.start(cycle, "jinx-warm", 1500);
+        EventLoop loop = process.loop();
+        String line;
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("early\n".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("early", readLine(s.getInputStream()));
+            // accepted only once the warm-up was over: its line was logged before the loop took a client
+            line = Files.readAllLines(errorLog, StandardCharsets.ISO_8859_1).stream()
+                .filter(l -> l.contains("warm-up: ")).findFirst().orElse(null);
+        }
+        assertTrue(line != null && line.matches(".*\\[notice\\] .*warm-up: \\d+ requests in \\d+ ms.*"), line);
+        long requests = Long.parseLong(line.replaceAll(".*warm-up: (\\d+) requests.*", "$1"));
+        assertTrue(requests > 0, line);
+        System.out.println("WARM-UP " + line.substring(line.indexOf("warm-up: ")));
+        assertFalse(line.contains("failed"), line);
+        TestListenModule.Conf tl = cycle.conf(TestListenModule.NAME, TestListenModule.Conf.class);
+        assertTrue(tl.warmUpConnections() > 0, "no connection was marked as the warm-up's");
+        LineEcho served = tl.echo();
+        // the warm-up's lines and the client's, one accepted connection that is no warm-up's
+        assertEquals(requests + 1, served.lines());
+        assertTrue(within(5000, () -> served.open() == 0), "connections left open");
+        process.stop(10_000);
+        assertEquals(loop.connectionCount(), loop.freeConnectionCount(), "slots not freed");
+    }
 }

@@ -48,12 +48,6 @@ class ReloadIT {
             + "location / { return 200 \"" + body + "\"; } } }\n";
     }
 
-    private static Process start(Site site) throws IOException {
-        return new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
-            site.root().toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    }
-
     @Test
     @Timeout(120)
     void reloadSwitchesContent() throws Exception {
@@ -62,7 +56,7 @@ class ReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", conf(port, "old"));
-            Process p = start(site);
+            Process p = Masters.start(site);
             try {
                 List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
@@ -131,7 +125,7 @@ class ReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", conf(port, "old"));
-            Process p = start(site);
+            Process p = Masters.start(site);
             try {
                 List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
@@ -164,7 +158,7 @@ class ReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", conf(port, "old"));
-            Process p = start(site);
+            Process p = Masters.start(site);
             try {
                 Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
@@ -207,7 +201,7 @@ class ReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", conf(port, "old"));
-            Process p = start(site);
+            Process p = Masters.start(site);
             try {
                 List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
@@ -243,7 +237,7 @@ class ReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", conf(port, "old"));
-            Process p = start(site);
+            Process p = Masters.start(site);
             try {
                 Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");

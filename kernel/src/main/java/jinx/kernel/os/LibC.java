@@ -719,6 +719,24 @@ public interface LibC {
     int setpriority(int which, int who, int prio);
 
     /**
+     * {@code int sched_setscheduler(pid_t pid, int policy, const struct sched_param *param);}
+     *
+     * @param pid a thread's id, 0 for the calling thread
+     * @param policy {@code SCHED_OTHER} or {@code SCHED_IDLE}
+     * @param param {@code struct sched_param}: one int, the static priority, 0 for these policies
+     * @return 0, or -1 with errno set
+     */
+    int sched_setscheduler(int pid, int policy, @In int[] param);
+
+    /**
+     * {@code int sched_getscheduler(pid_t pid);}
+     *
+     * @param pid a thread's id, 0 for the calling thread
+     * @return the policy, or -1 with errno set
+     */
+    int sched_getscheduler(int pid);
+
+    /**
      * {@code int sched_setaffinity(pid_t pid, size_t cpusetsize, const cpu_set_t *mask);}
      *
      * @param pid 0: the calling thread

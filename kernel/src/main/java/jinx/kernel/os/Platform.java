@@ -127,6 +127,13 @@ public final class Platform {
     public static final int RLIMIT_CORE = jnr(RLIMIT.RLIMIT_CORE);
     /** {@code WNOHANG}, for {@code waitpid()}. */
     public static final int WNOHANG = jnr(WaitFlags.WNOHANG);
+    /** {@code SCHED_OTHER}: the normal time-sharing policy. */
+    public static final int SCHED_OTHER = probe("SCHED_OTHER");
+    /** {@code SCHED_IDLE}: runs only when no other thread wants the CPU (a reload's worker warming up). */
+    public static final int SCHED_IDLE = probe("SCHED_IDLE");
+    /** {@code RLIMIT_NICE}: how far a process may lower its own nice value, as {@code 20 - nice}. */
+    public static final int RLIMIT_NICE = probe("RLIMIT_NICE");
+
     /** {@code PRIO_PROCESS}, for {@code setpriority()} ({@code worker_priority}). */
     public static final int PRIO_PROCESS = jnr(PRIO.PRIO_PROCESS);
 

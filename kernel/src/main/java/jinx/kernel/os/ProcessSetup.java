@@ -133,6 +133,37 @@ public final class ProcessSetup {
     }
 
     /**
+     * Sets one thread's scheduling policy, {@code SCHED_OTHER} or {@code SCHED_IDLE}:
+     * {@code sched_setscheduler(tid, policy, {0})}. Leaving {@code SCHED_IDLE} without {@code CAP_SYS_NICE} needs
+     * an {@code RLIMIT_NICE} that allows the thread's nice value.
+     *
+     * @param tid the thread's id, 0 for the calling thread
+     * @param policy the policy
+     * @throws NativeIoException {@code sched_setscheduler(5) failed (1: Operation not permitted)}; ESRCH for a
+     *     thread that has exited meanwhile
+     */
+    public static void setScheduler(int tid, int policy) throws NativeIoException {
+        if (Native.C.sched_setscheduler(tid, policy, new int[1]) != 0) {
+            throw Errors.failure("sched_setscheduler(" + policy + ")", Errors.last());
+        }
+    }
+
+    /**
+     * Returns one thread's scheduling policy: {@code sched_getscheduler(tid)}.
+     *
+     * @param tid the thread's id, 0 for the calling thread
+     * @return the policy
+     * @throws NativeIoException {@code sched_getscheduler() failed (3: No such process)}
+     */
+    public static int scheduler(int tid) throws NativeIoException {
+        int policy = Native.C.sched_getscheduler(tid);
+        if (policy < 0) {
+            throw Errors.failure("sched_getscheduler()", Errors.last());
+        }
+        return policy;
+    }
+
+    /**
      * Binds the calling thread to CPUs ({@code worker_cpu_affinity}): {@code sched_setaffinity(0, size, mask)}.
      *
      * @param cpus the CPUs, by number, below {@code 8 * SIZEOF_CPU_SET_T}

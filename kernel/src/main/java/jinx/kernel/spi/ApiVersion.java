@@ -12,7 +12,8 @@ package jinx.kernel.spi;
  * <p>History: 1.0, the first SPI; 1.1 adds, for third-party HTTP modules, {@code jinx.http.spi.HttpDirectives}
  * (compiling values and finding variables from a directive's handler), {@code jinx.http.spi.HttpResponses}
  * ({@code setContentType}) and {@code HttpRequest.retain()} / {@code addCleanup()} (handlers that go on from
- * an event).
+ * an event); 1.2 adds {@code JinxModule.warmUp}, {@link WarmUpExchange} and {@code Connection.warmUp} (a
+ * worker's warm-up, {@code worker_warmup}).
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -23,7 +24,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 1;
+    public static final int MINOR = 2;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);

@@ -3,6 +3,7 @@ package jinx.kernel.spi;
 import java.util.List;
 
 import jinx.kernel.Cycle;
+import jinx.kernel.Listening;
 
 /**
  * A Jinx module: nginx's {@code ngx_module_t}. Built-in modules are found with {@link java.util.ServiceLoader};
@@ -101,6 +102,19 @@ public interface JinxModule {
      * @throws Exception to stop the worker
      */
     default void initProcess(Cycle cycle) throws Exception {
+    }
+
+    /**
+     * Returns the requests that warm this module's code on a listening socket it serves, run by a worker that a
+     * reload started before it reports ready (with {@code worker_warmup} on), while the old workers still serve:
+     * see {@link WarmUpExchange}. Called on the loop thread after {@link #initProcess}.
+     *
+     * @param cycle the worker's cycle
+     * @param ls one of the cycle's listening sockets
+     * @return the exchanges, none by default and for a socket another module serves
+     */
+    default List<WarmUpExchange> warmUp(Cycle cycle, Listening ls) {
+        return List.of();
     }
 
     /**

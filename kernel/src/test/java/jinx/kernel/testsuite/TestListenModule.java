@@ -1,8 +1,10 @@
 package jinx.kernel.testsuite;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Connection;
@@ -20,6 +22,7 @@ import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
+import jinx.kernel.spi.WarmUpExchange;
 
 /**
  * A protocol module in miniature, for the tests of listening sockets and of serving: the core module
@@ -38,6 +41,17 @@ public final class TestListenModule implements JinxModule, CoreModule {
         public final List<Listening> listening = new ArrayList<>();
         private final NativeMemory memory = new NativeMemory();
         private volatile LineEcho echo;
+        private final AtomicInteger warmUpConnections =
+            new AtomicInteger();
+
+        /**
+         * Returns how many connections of a warm-up ({@link Connection#warmUp}) were accepted.
+         *
+         * @return the count
+         */
+        public int warmUpConnections() {
+            return warmUpConnections.get();
+        }
 
         /**
          * Returns the protocol serving this cycle's connections, or null before the first accept.
@@ -49,6 +63,9 @@ public final class TestListenModule implements JinxModule, CoreModule {
         }
 
         private void accept(Connection c) {
+            if (c.warmUp) {
+                warmUpConnections.incrementAndGet();
+            }
             EventLoop loop = c.loop();
             if (echo == null) {
                 echo = new LineEcho(loop, 0, memory);
@@ -88,6 +105,32 @@ public final class TestListenModule implements JinxModule, CoreModule {
     @Override
     public Object createConf(Cycle cycle) {
         return new Conf();
+    }
+
+    /** A warm-up: one line echoed, on every socket of this module. */
+    @Override
+    public List<WarmUpExchange> warmUp(Cycle cycle, Listening ls) {
+        if (!cycle.conf(this, Conf.class).listening.contains(ls)) {
+            return List.of();
+        }
+        return List.of(new WarmUpExchange() {
+            private final byte[] line = "warm\n".getBytes(StandardCharsets.US_ASCII);
+
+            @Override
+            public byte[] request() {
+                return line;
+            }
+
+            @Override
+            public int responseLength(byte[] buf, int len) {
+                for (int i = 0; i < len; i++) {
+                    if (buf[i] == '\n') {
+                        return i + 1;
+                    }
+                }
+                return -1;
+            }
+        });
     }
 
     /** The protocol's memory goes with the process; the loop closes the connections themselves. */

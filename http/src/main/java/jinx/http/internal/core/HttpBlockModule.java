@@ -12,6 +12,7 @@ import jinx.http.spi.Phase;
 import jinx.http.spi.PhaseHandler;
 import jinx.kernel.ConfException;
 import jinx.kernel.Cycle;
+import jinx.kernel.Listening;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.Rc;
 import jinx.kernel.spi.ApiVersion;
@@ -22,6 +23,7 @@ import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
+import jinx.kernel.spi.WarmUpExchange;
 
 /**
  * The {@code http} module: the core module that owns {@code http {}} and so defines the HTTP module type, nginx's
@@ -117,6 +119,12 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
     @Override
     public void initProcess(Cycle cycle) throws Exception {
         initModule(cycle);
+    }
+
+    /** Requests to the servers' own locations: {@link HttpWarmUp}. */
+    @Override
+    public List<WarmUpExchange> warmUp(Cycle cycle, Listening ls) {
+        return HttpWarmUp.exchanges(ls);
     }
 
     @Override

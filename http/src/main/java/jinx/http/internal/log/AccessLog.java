@@ -78,6 +78,10 @@ final class AccessLog {
         format.render(r, line);
         line.append('\n');
         byte[] bytes = latin1(line);
+        if (r.connection() != null && r.connection().warmUp) {
+            // rendered, so that the warm-up compiles the format too, and not written
+            return;
+        }
         if (file != null) {
             file.write(bytes, r.loop(), r.log());
             return;

@@ -7,6 +7,7 @@ import jinx.http.internal.core.HttpCoreSrvConf;
 import jinx.http.internal.core.Locations;
 import jinx.http.internal.core.PhaseEngine;
 import jinx.http.spi.Phase;
+import jinx.http.spi.PhaseHandler;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
 
@@ -20,6 +21,9 @@ import jinx.kernel.Rc;
  * {@link Rc#OK} when the request stops running phases for now (it was finalized, or waits for an event).
  */
 public final class PhaseRunner {
+
+    /** What a warm-up request gets instead of a module's content handler: an empty 204. */
+    private static final PhaseHandler WARM_UP_CONTENT = r -> HttpStatus.NO_CONTENT;
 
     /** {@code HttpConnection.tcpNopush}: never cork ({@code tcp_nopush off}), nginx's {@code NGX_TCP_NOPUSH_DISABLED}. */
     public static final int TCP_NOPUSH_DISABLED = -1;
@@ -357,7 +361,8 @@ public final class PhaseRunner {
             r.limitRate = clcf.limitRate;
         }
         if (clcf.handler != null) {
-            r.contentHandler = clcf.handler;
+            // a module's handler may reach outside the server: a warm-up request never runs one
+            r.contentHandler = r.c.warmUp ? WARM_UP_CONTENT : clcf.handler;
         }
     }
 }

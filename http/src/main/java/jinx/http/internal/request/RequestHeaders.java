@@ -427,10 +427,11 @@ public final class RequestHeaders {
     static void setConnectionLog(CoreRequest r) {
         HttpCoreLocConf clcf = r.clcf();
         ErrorLog log = clcf.errorLog;
-        if (log == null) {
+        Connection c = r.c;
+        // a warm-up connection keeps the silent log the warm-up gave it
+        if (log == null || c.warmUp) {
             return;
         }
-        Connection c = r.c;
         c.log = log;
         c.read.log = log;
         c.write.log = log;

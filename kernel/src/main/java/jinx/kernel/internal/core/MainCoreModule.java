@@ -36,6 +36,8 @@ public final class MainCoreModule implements JinxModule, CoreModule {
     private static final Set<Ctx> MAIN = Set.of(Ctx.MAIN);
     /** nginx's CPU_SETSIZE on Linux. */
     private static final int CPU_SETSIZE = 1024;
+    /** {@code worker_warmup}'s default: off, so that a reload serves its configuration within a second or two. */
+    static final long DEFAULT_WARMUP_MS = 0;
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("daemon", MAIN, Arity.FLAG, CoreConf.class,
@@ -78,6 +80,11 @@ public final class MainCoreModule implements JinxModule, CoreModule {
             Slots.msec((CoreConf c, long v) -> c.shutdownTimeout = v))
             .syntax("time").describe("Configures a timeout for a graceful shutdown of worker processes; when it "
                 + "expires, the connections still open are closed."),
+        Directive.of("worker_warmup", MAIN, Arity.TAKE1, CoreConf.class, MainCoreModule::warmUp)
+            .syntax("off", "time").defaults("off").describe("Jinx: the longest time a worker process that a reload "
+                + "started runs requests of its own, before it reports ready and the old workers stop, so that "
+                + "its code is compiled before it serves; it ends sooner once the JIT compiler is idle. Run by "
+                + "root, such a worker starts under SCHED_IDLE, on CPU time the old workers leave."),
         Directive.of("working_directory", MAIN, Arity.TAKE1, CoreConf.class,
             Slots.str((CoreConf c, String v) -> c.workingDirectory = Path.of(v)))
             .syntax("directory").describe("Defines the current working directory for a worker process."),
@@ -126,6 +133,7 @@ public final class MainCoreModule implements JinxModule, CoreModule {
         c.masterProcess = Conf.init(c.masterProcess, 1);
         c.timerResolution = Conf.init(c.timerResolution, 0);
         c.shutdownTimeout = Conf.init(c.shutdownTimeout, 0);
+        c.warmUp = Conf.init(c.warmUp, DEFAULT_WARMUP_MS);
         c.workerProcesses = Conf.init(c.workerProcesses, 1);
         if (c.pid == null) {
             c.pid = cycle.prefix().resolve("logs/jinx.pid");
@@ -186,6 +194,20 @@ public final class MainCoreModule implements JinxModule, CoreModule {
         c.group = group;
         c.uid = uid;
         c.gid = gid;
+    }
+
+    /** {@code worker_warmup off | time}: off is 0; a time of 0 is off too. */
+    private static void warmUp(ConfContext cf, CoreConf c) throws ConfException {
+        String value = cf.arg(1);
+        if (value.equals("off")) {
+            c.warmUp = 0;
+            return;
+        }
+        long ms = ConfValues.parseTime(value, false);
+        if (ms < 0) {
+            throw new ConfException("\"worker_warmup\" directive invalid value");
+        }
+        c.warmUp = ms;
     }
 
     private static void priority(ConfContext cf, CoreConf c) throws ConfException {

@@ -69,12 +69,14 @@ final class MasterChildren {
     /**
      * nginx's {@code ngx_start_worker_processes()}: {@code n} workers of {@code cycle} in slots 0 to n-1.
      *
+     * @param warmUp whether they warm up before they report ready (a reload's: old workers still serve)
      * @return the new entries
      */
-    List<ProcessTable.Entry> start(KernelCycle cycle, int n, int snapshotFd) {
+    List<ProcessTable.Entry> start(KernelCycle cycle, int n, int snapshotFd, boolean warmUp) {
         List<ProcessTable.Entry> started = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ProcessTable.Entry e = table.addWorker(i, cycle);
+            e.warmUp = warmUp;
             started.add(e);
             if (WorkerSpawner.spawn(e, snapshotFd, log())) {
                 passOpenChannel(e);

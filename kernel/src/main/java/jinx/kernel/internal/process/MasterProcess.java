@@ -153,7 +153,7 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
     private int serve(int n) {
         try (MasterWait wait = new MasterWait()) {
             snapshotFd = MasterReload.writeSnapshot(cycle);
-            children.start(cycle, n, snapshotFd);
+            children.start(cycle, n, snapshotFd, false);
             return loop(wait);
         } catch (IOException e) {
             cycle.log().emerg(e.getMessage());
@@ -181,6 +181,9 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
             }
             if (reload != null && reload.check(this, terminate || quit)) {
                 reload = null;
+            }
+            if (reload != null && reload.takeRearm()) {
+                wait.wakeAt(reload.nextWakeNs());
             }
             if (terminate) {
                 terminateWorkers(wait);
@@ -246,7 +249,7 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
         noaccepting = false;
         reload = MasterReload.start(this, cycle, options);
         if (reload != null) {
-            wait.wakeAt(reload.deadlineNs);
+            wait.wakeAt(reload.nextWakeNs());
         }
     }
 
@@ -300,7 +303,7 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
         }
         noaccepting = false;
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
-        children.start(cycle, Math.max(1, core.workerProcesses), snapshotFd);
+        children.start(cycle, Math.max(1, core.workerProcesses), snapshotFd, false);
     }
 
     @Override

@@ -13,6 +13,7 @@ import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.ListeningSockets;
 import jinx.kernel.os.Files;
 import jinx.kernel.os.Platform;
+import jinx.kernel.os.ProcessSetup;
 
 /**
  * One reload in the master (HUP or {@code jinx -s reload}), nginx's reconfigure step made asynchronous: a new
@@ -39,15 +40,29 @@ final class MasterReload {
     final KernelCycle old;
     final KernelCycle fresh;
     final long deadlineNs;
+    /**
+     * When quiet workers still not ready are lifted ({@link WorkerInit#lift}): to the normal policy at nice 19,
+     * then to their {@code worker_priority}. A machine with no idle CPU would otherwise starve them.
+     */
+    private final long[] liftNs = new long[2];
+    private int lifted;
+    private boolean rearm;
+    private final long timeoutMs;
     private final int snapshotFd;
     private final List<ProcessTable.Entry> started;
 
-    private MasterReload(KernelCycle old, KernelCycle fresh, int snapshotFd, List<ProcessTable.Entry> started) {
+    private MasterReload(KernelCycle old, KernelCycle fresh, int snapshotFd, List<ProcessTable.Entry> started,
+        long warmUpMs) {
         this.old = old;
         this.fresh = fresh;
         this.snapshotFd = snapshotFd;
         this.started = started;
-        this.deadlineNs = System.nanoTime() + READY_TIMEOUT_NS;
+        // the warm-up comes on top of a JVM's start
+        long now = System.nanoTime();
+        this.timeoutMs = READY_TIMEOUT_NS / 1_000_000L + warmUpMs;
+        this.deadlineNs = now + timeoutMs * 1_000_000L;
+        this.liftNs[0] = now + READY_TIMEOUT_NS * 3 / 10;
+        this.liftNs[1] = now + READY_TIMEOUT_NS * 6 / 10;
     }
 
     /**
@@ -77,8 +92,8 @@ final class MasterReload {
         }
         CoreConf core = fresh.conf(MainCoreModule.NAME, CoreConf.class);
         List<ProcessTable.Entry> started = master.children().start(fresh, Math.max(1, core.workerProcesses),
-            snapshotFd);
-        return new MasterReload(old, fresh, snapshotFd, started);
+            snapshotFd, true);
+        return new MasterReload(old, fresh, snapshotFd, started, core.warmUp);
     }
 
     /** Seals a cycle's snapshot into a memfd the workers inherit. */
@@ -117,7 +132,10 @@ final class MasterReload {
             failure = "the master is stopping";
         }
         if (failure == null && System.nanoTime() - deadlineNs > 0) {
-            failure = "the new worker processes were not ready in 10s";
+            failure = "the new worker processes were not ready in " + (timeoutMs + 999) / 1000 + "s";
+        }
+        if (failure == null && lifted < liftNs.length && System.nanoTime() - liftNs[lifted] > 0) {
+            lift();
         }
         if (failure == null) {
             return false;
@@ -130,6 +148,34 @@ final class MasterReload {
         ProcessChannel.close(snapshotFd);
         discard(master.children(), fresh);
         return true;
+    }
+
+    /** When the master should wake for this reload next: the lift, then the deadline. */
+    long nextWakeNs() {
+        return lifted < liftNs.length ? liftNs[lifted] : deadlineNs;
+    }
+
+    /** Tells, once, that {@link #nextWakeNs()} moved. */
+    boolean takeRearm() {
+        boolean r = rearm;
+        rearm = false;
+        return r;
+    }
+
+    /** A quiet worker not ready yet: the normal policy at nice 19 after 3 s, its own nice after 6 s. */
+    private void lift() {
+        lifted++;
+        rearm = true;
+        if (!WorkerInit.canBeQuiet()) {
+            return;
+        }
+        CoreConf core = fresh.conf(MainCoreModule.NAME, CoreConf.class);
+        int target = lifted == 1 ? 19 : WorkerInit.targetNice(core, ProcessSetup.nice());
+        for (ProcessTable.Entry e : started) {
+            if (!e.ready && e.pid > 0) {
+                WorkerInit.lift(e.pid, target, old.log());
+            }
+        }
     }
 
     /** The new workers serve: the old ones finish what they have and go; the old cycle's files close. */

@@ -35,6 +35,8 @@ final class ProcessTable implements Iterable<ProcessTable.Entry> {
         /** Reaped. */
         boolean exited;
         /** Reported ready on its channel. */
+        /** Started by a reload: warms up before it reports ready ({@code worker_warmup}). */
+        boolean warmUp;
         boolean ready;
         /** When it was spawned, {@link System#nanoTime()}. */
         long spawnedNs;

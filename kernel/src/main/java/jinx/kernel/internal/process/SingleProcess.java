@@ -52,6 +52,8 @@ public final class SingleProcess {
     private int channelFd = -1;
     /** What a worker does before it reports ready: takes its nice value ({@link WorkerInit#settlePriority}). */
     private Runnable ready = () -> { };
+    /** The longest warm-up before READY, 0 for none. */
+    private long warmUpMs;
     /** The modules whose initProcess ran, for exitProcess. */
     private List<JinxModule> initialised = List.of();
     /* set on the loop thread by the signal and channel handlers, acted upon after the turn, as nginx's flags */
@@ -121,13 +123,15 @@ public final class SingleProcess {
      *
      * @param cycle a cycle attached from the master's snapshot
      * @param channelFd the worker's end of its channel ({@link MasterProcess#CHANNEL_FD}), or -1
-     * @param ready what to do once the loop is set up, before {@code READY} is sent
+     * @param ready what to do once the loop is set up, before the warm-up and {@code READY}
+     * @param warmUpMs the longest warm-up before {@code READY} ({@link WorkerWarmUp}), 0 for none
      * @return the exit code: 2 when a module could not start
      */
-    public static int runWorker(KernelCycle cycle, int channelFd, Runnable ready) {
+    public static int runWorker(KernelCycle cycle, int channelFd, Runnable ready, long warmUpMs) {
         SingleProcess process = new SingleProcess(cycle, null);
         process.channelFd = channelFd;
         process.ready = ready;
+        process.warmUpMs = warmUpMs;
         cycle.log().captureStderr();
         process.signalFd = ProcessEvents.signalfd(cycle.log());
         try {
@@ -146,7 +150,22 @@ public final class SingleProcess {
      * @throws Exception what a module's {@code initProcess} threw
      */
     public static SingleProcess start(KernelCycle cycle, String name) throws Exception {
+        return start(cycle, name, 0);
+    }
+
+    /**
+     * Serves in a new thread named {@code name} after a warm-up ({@link WorkerWarmUp}) of at most
+     * {@code warmUpMs}, and returns once the modules started: the warm-up may still run.
+     *
+     * @param cycle a cycle built to serve
+     * @param name the thread's name
+     * @param warmUpMs the longest warm-up, 0 for none
+     * @return the running process
+     * @throws Exception what a module's {@code initProcess} threw
+     */
+    public static SingleProcess start(KernelCycle cycle, String name, long warmUpMs) throws Exception {
         SingleProcess process = new SingleProcess(cycle, null);
+        process.warmUpMs = warmUpMs;
         process.thread = new Thread(process::serve, name);
         process.thread.start();
         process.started.await();
@@ -197,6 +216,9 @@ public final class SingleProcess {
             cycle.log().emerg(e.getMessage());
             InProcessReload.exitProcess(cycle, initialised);
             return 2;
+        }
+        if (warmUpMs > 0) {
+            WorkerWarmUp.run(cycle, warmUpMs, () -> terminate || quit || stopping);
         }
         if (channelFd != -1) {
             ready.run();

@@ -80,22 +80,92 @@ public final class WorkerInit {
     }
 
     /**
-     * Gives every thread of this worker its nice value ({@code worker_priority}) as it reports ready: the boost of
-     * its start ends before the master tells the old workers to quit. Always a raise from the start value, which needs no privilege, so it works after
-     * {@code setuid} too; a failure is nginx's one alert.
+     * Gives every thread of this worker its nice value ({@code worker_priority}) and the normal policy as it
+     * reports ready: the boost of its start, or the quiet ({@code SCHED_IDLE}) of a reload's warm-up, ends before
+     * the master tells the old workers to quit. From a boost it is a raise, which needs no privilege; from quiet
+     * it needs the {@code RLIMIT_NICE} that {@link #allowReturnFromQuiet} set before {@code setuid}. A failure is
+     * nginx's one alert.
      *
      * @param target the worker's {@link #targetNice}
      * @param log where a failure goes
      */
     static void settlePriority(int target, ErrorLog log) {
-        priority(target, log);
+        priority("self", target, log);
     }
 
-    private static void priority(int prio, ErrorLog log) {
+    /**
+     * Tells whether the master may start a reload's worker quiet: only as root, which can always bring it back
+     * ({@link #lift}), and whose worker can return by itself ({@link #allowReturnFromQuiet}).
+     *
+     * @return true for root
+     */
+    static boolean canBeQuiet() {
+        return Syscalls.geteuid() == 0;
+    }
+
+    /**
+     * Run by a quiet worker as root before it drops its privileges: an {@code RLIMIT_NICE} that lets it take its
+     * {@code worker_priority} and the normal policy back once it is warm.
+     *
+     * @param target the worker's {@link #targetNice}
+     * @param log where a failure goes
+     */
+    static void allowReturnFromQuiet(int target, ErrorLog log) {
+        if (!isQuiet() || Syscalls.geteuid() != 0) {
+            return;
+        }
+        rlimit(Platform.RLIMIT_NICE, 20 - target, log);
+    }
+
+    /**
+     * Tells whether the calling thread runs quiet ({@code SCHED_IDLE}).
+     *
+     * @return true when it does
+     */
+    static boolean isQuiet() {
         try {
-            for (int tid : threads()) {
+            return ProcessSetup.scheduler(0) == Platform.SCHED_IDLE;
+        } catch (NativeIoException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Sets one thread's scheduling policy.
+     *
+     * @param tid the thread, 0 for the calling one
+     * @param policy the policy
+     * @return whether it was set
+     */
+    static boolean scheduler(int tid, int policy) {
+        try {
+            ProcessSetup.setScheduler(tid, policy);
+            return true;
+        } catch (NativeIoException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The master's hand on a quiet worker that is not ready in time, starved by a machine that has no idle CPU:
+     * every thread of it back to the normal policy, at {@code target}.
+     *
+     * @param pid the worker
+     * @param target the worker's {@link #targetNice}
+     * @param log where a failure goes
+     */
+    static void lift(int pid, int target, ErrorLog log) {
+        priority(Integer.toString(pid), target, log);
+    }
+
+    private static void priority(String process, int prio, ErrorLog log) {
+        try {
+            for (int tid : threads(process)) {
                 try {
                     ProcessSetup.setpriority(tid, prio);
+                    if (ProcessSetup.scheduler(tid) == Platform.SCHED_IDLE) {
+                        ProcessSetup.setScheduler(tid, Platform.SCHED_OTHER);
+                    }
                 } catch (NativeIoException e) {
                     if (e.errno() != Errors.ESRCH) {
                         // nginx: one message, the worker goes on
@@ -109,10 +179,10 @@ public final class WorkerInit {
         }
     }
 
-    /** The ids of this process's threads. */
-    private static List<Integer> threads() throws IOException {
+    /** The ids of a process's threads ({@code self} or a pid). */
+    private static List<Integer> threads(String process) throws IOException {
         List<Integer> tids = new ArrayList<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", process, "task"))) {
             tasks.forEach(p -> tids.add(Integer.parseInt(p.getFileName().toString())));
         }
         return tids;

@@ -20,7 +20,7 @@ import jinx.kernel.os.Syscalls;
 
 /**
  * A worker JVM's entry point ({@link WorkerSpawner} starts it): {@code WorkerMain <slot> <listening count>
- * <zone names, comma-separated> <nice value once ready>}, with the descriptors the master placed (the snapshot, the channel, the
+ * <zone names, comma-separated> <nice value once ready> <warm-up ms, 0 for none>}, with the descriptors the master placed (the snapshot, the channel, the
  * listening sockets, the zones). Reads the snapshot, attaches its cycle, drops privileges per {@code user} (a
  * failure is exit code 2: not respawned), serves ({@link SingleProcess#runWorker}: the channel and the signalfd
  * in its loop, {@code READY} on the channel once it turns). Exit code 2 too when the cycle cannot be attached or
@@ -35,7 +35,7 @@ public final class WorkerMain {
     /**
      * Runs a worker and exits with its code.
      *
-     * @param args slot, listening count, zone names, nice value
+     * @param args slot, listening count, zone names, nice value, warm-up milliseconds
      */
     public static void main(String[] args) {
         // an Error on any thread leaves the JVM in doubt: exit (code 1, respawned) rather than limp on
@@ -83,6 +83,8 @@ public final class WorkerMain {
         Syscalls.close(MasterProcess.SNAPSHOT_FD);
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         WorkerInit.apply(cycle, slot);
+        int nice = Integer.parseInt(args[3]);
+        WorkerInit.allowReturnFromQuiet(nice, cycle.log());
         try {
             if (Syscalls.geteuid() == 0 && core.uid >= 0) {
                 ProcessSetup.setgid(core.gid);
@@ -96,8 +98,8 @@ public final class WorkerMain {
             cycle.log().emerg(e.getMessage());
             return 2;
         }
-        int nice = Integer.parseInt(args[3]);
+        long warmUpMs = args.length > 4 ? Long.parseLong(args[4]) : 0;
         return SingleProcess.runWorker(cycle, MasterProcess.CHANNEL_FD,
-            () -> WorkerInit.settlePriority(nice, cycle.log()));
+            () -> WorkerInit.settlePriority(nice, cycle.log()), warmUpMs);
     }
 }

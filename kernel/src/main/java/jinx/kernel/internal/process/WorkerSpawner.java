@@ -10,6 +10,7 @@ import jinx.kernel.SharedZone;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Platform;
 import jinx.kernel.os.ProcessSetup;
 import jinx.kernel.os.Processes;
 import jinx.kernel.os.SigSet;
@@ -22,7 +23,9 @@ import jinx.kernel.os.SpawnSpec;
  * worker's end of its channel at {@link MasterProcess#CHANNEL_FD}, the listening sockets from
  * {@link MasterProcess#FIRST_LISTENING_FD} in the cycle's order, then the shared zones; everything else closed.
  * The worker starts ten nice values below its {@code worker_priority} and takes that as it reports ready
- * ({@link WorkerInit#settlePriority}), so that a reload on a busy machine is not a wait for a starved JVM.
+ * ({@link WorkerInit#settlePriority}), so that a reload on a busy machine is not a wait for a starved JVM; but a
+ * reload's worker that warms up ({@code worker_warmup}) starts quiet instead, under {@code SCHED_IDLE}, since the
+ * old workers serve meanwhile and should lose no CPU to it ({@link WorkerInit#canBeQuiet}).
  */
 final class WorkerSpawner {
 
@@ -52,6 +55,7 @@ final class WorkerSpawner {
         int masterNice = ProcessSetup.nice();
         int target = WorkerInit.targetNice(c.conf(MainCoreModule.NAME, CoreConf.class), masterNice);
         argv.add(Integer.toString(target));
+        argv.add(Long.toString(e.warmUp ? warmUpMs(c) : 0));
         List<String> env = WorkerCommand.environment(c.conf(MainCoreModule.NAME, CoreConf.class).env);
         int[] channel = null;
         try (SigSet mask = Signals.serverSet()) {
@@ -72,13 +76,19 @@ final class WorkerSpawner {
             spec = spec.withCloseFrom(fd);
             e.spawnedNs = System.nanoTime();
             // a spawned process starts at its parent thread's nice value: this thread's, for the spawn only
-            int start = WorkerInit.startNice(target);
-            boolean boosted = start != masterNice && renice(start);
+            // a reload's worker that warms up starts quiet: SCHED_IDLE, inherited by every thread of its JVM
+            boolean quiet = e.warmUp && warmUpMs(c) > 0 && WorkerInit.canBeQuiet()
+                && WorkerInit.scheduler(0, Platform.SCHED_IDLE);
+            int start = quiet ? target : WorkerInit.startNice(target);
+            boolean reniced = start != masterNice && renice(start);
             try {
                 e.pid = Processes.spawn(spec);
             } finally {
-                if (boosted) {
+                if (reniced) {
                     renice(masterNice);
+                }
+                if (quiet) {
+                    WorkerInit.scheduler(0, Platform.SCHED_OTHER);
                 }
             }
             e.channel = channel[0];
@@ -97,6 +107,10 @@ final class WorkerSpawner {
                 ProcessChannel.close(channel[1]);
             }
         }
+    }
+
+    private static long warmUpMs(KernelCycle c) {
+        return c.conf(MainCoreModule.NAME, CoreConf.class).warmUp;
     }
 
     /** Sets this thread's nice value; false when it could not (lowering it needs root). */

@@ -135,6 +135,15 @@ class CoreModulesTest {
 
     @Test
     @Timeout(10)
+    void workerWarmupIsOffUnlessGivenATime() throws Exception {
+        assertEquals(0, core("daemon off;\n").warmUp);
+        assertEquals(0, core("worker_warmup off;\n").warmUp);
+        assertEquals(2500, core("worker_warmup 2500ms;\n").warmUp);
+        assertEquals(3000, core("worker_warmup 3;\n").warmUp);
+    }
+
+    @Test
+    @Timeout(10)
     void workerProcessesNumberOrAuto() throws Exception {
         assertEquals(4, core("worker_processes 4;").workerProcesses);
 

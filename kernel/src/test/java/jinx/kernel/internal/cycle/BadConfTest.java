@@ -80,6 +80,7 @@ class BadConfTest {
             Arguments.of("testblock { a_msec 1s1m; }\n", "\"a_msec\" directive invalid value", 1),
             Arguments.of("timer_resolution fast;\n", "\"timer_resolution\" directive invalid value", 1),
             Arguments.of("worker_shutdown_timeout 10x;\n", "\"worker_shutdown_timeout\" directive invalid value", 1),
+            Arguments.of("worker_warmup on;\n", "\"worker_warmup\" directive invalid value", 1),
             Arguments.of("worker_rlimit_core 1t;\n", "\"worker_rlimit_core\" directive invalid value", 1),
             Arguments.of("testblock { a_number 12a; }\n", "\"a_number\" directive invalid number", 1),
             Arguments.of("testblock { a_number 99999999999; }\n", "\"a_number\" directive invalid number", 1),

@@ -2,12 +2,20 @@ package jinx.kernel.internal.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.BitSet;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import jinx.kernel.CoreConf;
+import jinx.kernel.ErrorLog;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.ProcessSetup;
 
 class WorkerInitTest {
 
@@ -66,5 +74,32 @@ class WorkerInitTest {
         assertEquals(-10, WorkerInit.startNice(0));
         assertEquals(-5, WorkerInit.startNice(5));
         assertEquals(-20, WorkerInit.startNice(-15), "at most -20");
+    }
+
+    /** The nice value of a thread, field 19 of its stat. */
+    private static int nice(long pid, long tid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/task/" + tid + "/stat"));
+        return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[19 - 3]);
+    }
+
+    @Test
+    @Timeout(30)
+    void theMasterLiftsAQuietWorkerToNice19ThenToItsOwn() throws Exception {
+        assumeTrue(WorkerInit.canBeQuiet(), "lifting a thread out of SCHED_IDLE needs root (CAP_SYS_NICE)");
+        Process p = new ProcessBuilder("sleep", "30").start();
+        try {
+            int pid = (int) p.pid();
+            ProcessSetup.setScheduler(pid, Platform.SCHED_IDLE);
+            assertEquals(Platform.SCHED_IDLE, ProcessSetup.scheduler(pid));
+            ErrorLog log = ErrorLog.open(List.of(), System.err);
+            WorkerInit.lift(pid, 19, log);
+            assertEquals(Platform.SCHED_OTHER, ProcessSetup.scheduler(pid));
+            assertEquals(19, nice(pid, pid));
+            WorkerInit.lift(pid, 0, log);
+            assertEquals(Platform.SCHED_OTHER, ProcessSetup.scheduler(pid));
+            assertEquals(0, nice(pid, pid));
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
     }
 }

@@ -168,7 +168,8 @@ public final class StatusModule implements JinxModule, HttpModule {
 
     /** POST_READ: nginx counts in ngx_event_accept() and ngx_http_alloc_request(); this is the nearest a module is. */
     private int count(HttpRequest r) {
-        if (!zone.ready()) {
+        // a worker's warm-up requests are no client's
+        if (!zone.ready() || r.connection().warmUp) {
             return Rc.DECLINED;
         }
         zone.add(StatusZone.REQUESTS, 1);
@@ -196,7 +197,7 @@ public final class StatusModule implements JinxModule, HttpModule {
         for (int i = 0; i < loop.connectionCount(); i++) {
             Connection c = loop.connection(i);
             // the listening sockets have slots too, their read event an accept event
-            if (c.listening != null && c.fd() != -1 && !c.read.accept) {
+            if (c.listening != null && c.fd() != -1 && !c.read.accept && !c.warmUp) {
                 active++;
             }
         }
