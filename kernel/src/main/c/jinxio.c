@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -27,6 +28,16 @@ long jinx_send(int fd, const void *buf, size_t len, int flags)
 long jinx_writev(int fd, const void *iov, int iovcnt)
 {
     long n = syscall(SYS_writev, fd, iov, iovcnt);
+    return n < 0 ? -errno : n;
+}
+
+/* writev with MSG_MORE: sendmsg(2) over the same iovec array, the flags given */
+long jinx_writevMore(int fd, const struct iovec *iov, int iovcnt, int flags)
+{
+    struct msghdr msg = {0};
+    msg.msg_iov = (struct iovec *) iov;
+    msg.msg_iovlen = iovcnt;
+    long n = syscall(SYS_sendmsg, fd, &msg, flags);
     return n < 0 ? -errno : n;
 }
 

@@ -29,7 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+/* the kernel's header: the same TCP_* values as <netinet/tcp.h>, and all of struct tcp_info */
+#include <linux/tcp.h>
 #include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -276,8 +277,12 @@ main(void)
     CONST(TCP_NODELAY);
     CONST(TCP_CORK);
     CONST(TCP_DEFER_ACCEPT);
+    CONST(TCP_INFO);
+    SIZEOF("TCP_INFO", struct tcp_info);
+    OFFSETOF("TCP_INFO_SEGS_OUT", struct tcp_info, tcpi_segs_out);
     CONST(IPV6_V6ONLY);
     CONST(MSG_NOSIGNAL);
+    CONST(MSG_MORE);
     CONST(MSG_PEEK);
     CONST(SCM_RIGHTS);
     CONST(SHUT_RD);

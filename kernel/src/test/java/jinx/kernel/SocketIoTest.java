@@ -24,6 +24,7 @@ import jinx.kernel.os.Files;
 import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Platform;
+import jinx.kernel.os.SockAddr;
 import jinx.kernel.os.Sockets;
 import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.EventActions;
@@ -486,6 +487,62 @@ class SocketIoTest {
         assertEquals("3456789ab", new String(peerDrain(), StandardCharsets.ISO_8859_1));
         assertEquals(12, f.filePos);
         assertEquals(9, c.sent);
+    }
+
+    /** A loop as {@link #open}, the connection one end of a loopback TCP connection with TCP_NODELAY. */
+    private void openTcp(int flags) throws IOException {
+        loop = new EventLoop(null, new StubActions(flags), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
+        io = new SocketIo(loop);
+        int ls = Sockets.socket(Platform.AF_INET, Platform.SOCK_STREAM | Platform.SOCK_CLOEXEC, 0);
+        fds.add(ls);
+        Sockets.bind(ls, SockAddr.parse("127.0.0.1:0"));
+        Sockets.listen(ls, 1);
+        peer = Sockets.socket(Platform.AF_INET, Platform.SOCK_STREAM | Platform.SOCK_CLOEXEC, 0);
+        fds.add(peer);
+        Sockets.connect(peer, Sockets.getsockname(ls));
+        Syscalls.setNonBlocking(peer);
+        long addr = memory.allocate(128);
+        long len = memory.allocate(8);
+        NativeMemory.putInt(len, 128);
+        int s = Sockets.accept4(ls, addr, len, Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
+        Sockets.setsockopt(s, Platform.IPPROTO_TCP, Platform.TCP_NODELAY, 1);
+        c = loop.getConnection(s, log);
+        c.number = 7;
+        c.read.ready = true;
+        c.write.ready = true;
+    }
+
+    @Test
+    void aHeaderBeforeAFileGoesInOneSegmentWithIt(@TempDir Path dir) throws IOException {
+        openTcp(EPOLL_FLAGS);
+        byte[] body = new byte[1024];
+        java.util.Arrays.fill(body, (byte) 'b');
+        int fd = tempFile(dir, body);
+        String head = "HTTP/1.1 200 OK\r\nContent-Length: 1024\r\n\r\n";
+        long before = Sockets.segmentsOut(c.fd());
+        assertNull(io.sendChain(c, new BufChain(Buf.of(direct(head)), BufChain.of(fileBuf(fd, 0, 1024))), 0));
+        // writev and sendfile would be two segments: the header goes with MSG_MORE
+        assertEquals(1, Sockets.segmentsOut(c.fd()) - before);
+        assertEquals(head.length() + 1024, c.sent);
+        byte[] got = new byte[head.length() + 1024];
+        int n = 0;
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (n < got.length && System.nanoTime() < end) {
+            byte[] part = peerDrain();
+            System.arraycopy(part, 0, got, n, part.length);
+            n += part.length;
+        }
+        String expected = head + new String(body, StandardCharsets.ISO_8859_1);
+        assertEquals(expected, new String(got, StandardCharsets.ISO_8859_1));
+    }
+
+    @Test
+    void aHeaderAloneIsSentAtOnce() throws IOException {
+        openTcp(EPOLL_FLAGS);
+        String head = "HTTP/1.1 304 Not Modified\r\n\r\n";
+        long before = Sockets.segmentsOut(c.fd());
+        assertNull(io.sendChain(c, BufChain.of(Buf.of(direct(head))), 0));
+        assertEquals(1, Sockets.segmentsOut(c.fd()) - before, "no MSG_MORE without a file after it");
     }
 
     @Test

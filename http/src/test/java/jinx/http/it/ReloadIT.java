@@ -183,6 +183,10 @@ class ReloadIT {
                 assertEquals(4, readyBefore, log);
                 assertEquals(2, log.split(": signal 1 \\(SIGHUP\\) received from ", -1).length - 1, log);
                 assertFalse(log.contains("reload abandoned"), log);
+                // a worker of the second reload serves before it reports ready, while the first's still serve
+                // until both new ones are ready: wait for the six ready lines and the first reload's exits
+                Masters.waitForLog(site, l -> l.split(": worker process \\d+ ready in ", -1).length - 1 == 6
+                    && l.split(" exited with code 0\n", -1).length - 1 == 4);
                 for (int i = 0; i < 5; i++) {
                     assertEquals("new2", oneRequest(port));
                 }

@@ -49,6 +49,19 @@ public interface LibJinxIo {
     @ssize_t long writev(int fd, @intptr_t long iov, int iovcnt);
 
     /**
+     * {@code long jinx_writevMore(int fd, const struct iovec *iov, int iovcnt, int flags);}: {@code sendmsg} of
+     * the array with {@code flags} ({@code MSG_MORE | MSG_NOSIGNAL}).
+     *
+     * @param fd the socket
+     * @param iov the array's address
+     * @param iovcnt its length
+     * @param flags the flags
+     * @return bytes written, or {@code -errno}
+     */
+    @IgnoreError
+    @ssize_t long writevMore(int fd, @intptr_t long iov, int iovcnt, int flags);
+
+    /**
      * {@code long jinx_sendfile(int out_fd, int in_fd, off_t *offset, size_t count);}
      *
      * @param outFd the socket

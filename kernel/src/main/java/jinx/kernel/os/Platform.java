@@ -85,6 +85,9 @@ public final class Platform {
     public static final int TCP_KEEPCNT = jnr(TCP.TCP_KEEPCNT);
     /** {@code IPV6_V6ONLY}. */
     public static final int IPV6_V6ONLY = jnr(IPv6.IPV6_V6ONLY);
+    /** {@code MSG_MORE}: more data follows; TCP holds a partial segment for it. */
+    public static final int MSG_MORE = probe("MSG_MORE");
+
     /** {@code MSG_NOSIGNAL}: every send carries it, so a closed peer is EPIPE, never SIGPIPE. */
     public static final int MSG_NOSIGNAL = jnr(SocketMessage.MSG_NOSIGNAL);
     /** {@code MSG_PEEK}. */
@@ -252,6 +255,12 @@ public final class Platform {
     public static final int SIZEOF_SOCKLEN_T = probe("SIZEOF_SOCKLEN_T");
     /** {@code sizeof(off_t)}: the scratch {@code sendfile} advances. */
     public static final int SIZEOF_OFF_T = probe("SIZEOF_OFF_T");
+    /** {@code TCP_INFO}, the socket option. */
+    public static final int TCP_INFO = probe("TCP_INFO");
+    /** {@code sizeof(struct tcp_info)}, the kernel's. */
+    public static final int SIZEOF_TCP_INFO = probe("SIZEOF_TCP_INFO");
+    /** {@code offsetof(struct tcp_info, tcpi_segs_out)}: a {@code __u32}. */
+    public static final int OFFSETOF_TCP_INFO_SEGS_OUT = probe("OFFSETOF_TCP_INFO_SEGS_OUT");
     /** {@code sizeof(struct iovec)}. */
     public static final int SIZEOF_IOVEC = probe("SIZEOF_IOVEC");
     /** {@code offsetof(struct iovec, iov_base)}. */

@@ -140,6 +140,28 @@ public final class Sockets {
     }
 
     /**
+     * Returns how many TCP segments a socket has sent ({@code tcpi_segs_out} of {@code TCP_INFO}, Linux 4.2 on),
+     * for tests and diagnostics. Not hot.
+     *
+     * @param fd a TCP socket
+     * @return the segments sent, SYN and pure ACKs included
+     * @throws NativeIoException {@code getsockopt(TCP_INFO) failed (...)}
+     */
+    public static long segmentsOut(int fd) throws NativeIoException {
+        int size = Platform.SIZEOF_TCP_INFO;
+        long scratch = NativeMemory.allocateTemporary(size + 8L);
+        try {
+            NativeMemory.putInt(scratch + size, size);
+            if (Native.C.getsockopt(fd, Platform.IPPROTO_TCP, Platform.TCP_INFO, scratch, scratch + size) != 0) {
+                throw Errors.failure("getsockopt(TCP_INFO)", Errors.last());
+            }
+            return NativeMemory.getInt(scratch + Platform.OFFSETOF_TCP_INFO_SEGS_OUT) & 0xffffffffL;
+        } finally {
+            NativeMemory.freeTemporary(scratch);
+        }
+    }
+
+    /**
      * Binds a socket to an address. Not hot.
      *
      * @param fd the socket

@@ -271,6 +271,34 @@ public final class Syscalls {
     }
 
     /**
+     * Gather write to a socket with more to follow: {@code sendmsg(fd, {iov, iovcnt}, MSG_MORE | MSG_NOSIGNAL)}, so
+     * that TCP holds a partial segment for what the next call sends (a response's header before its file): one
+     * segment where {@code writev} and {@code sendfile} would make two. Without libjinxio it is {@link #writev}.
+     *
+     * @param fd the socket
+     * @param iov the array's address
+     * @param iovcnt its length
+     * @return bytes written, or {@link Rc#AGAIN}
+     * @throws NativeIoException {@code sendmsg() failed (...)}
+     */
+    public static long writevMore(int fd, long iov, int iovcnt) throws NativeIoException {
+        LibJinxIo io = Native.IO;
+        if (io == null) {
+            return writev(fd, iov, iovcnt);
+        }
+        for (;;) {
+            long n = io.writevMore(fd, iov, iovcnt, Platform.MSG_MORE | Platform.MSG_NOSIGNAL);
+            if (n >= 0) {
+                return n;
+            }
+            int errno = (int) -n;
+            if (errno != EINTR) {
+                return Errors.again("sendmsg()", errno);
+            }
+        }
+    }
+
+    /**
      * Sends a file's bytes to a socket: {@code sendfile(out, in, offset, count)}.
      *
      * @param out the socket

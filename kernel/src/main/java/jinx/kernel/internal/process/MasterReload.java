@@ -172,7 +172,7 @@ final class MasterReload {
         CoreConf core = fresh.conf(MainCoreModule.NAME, CoreConf.class);
         int target = lifted == 1 ? 19 : WorkerInit.targetNice(core, ProcessSetup.nice());
         for (ProcessTable.Entry e : started) {
-            if (!e.ready && e.pid > 0) {
+            if (e.quiet && !e.ready && e.pid > 0) {
                 WorkerInit.lift(e.pid, target, old.log());
             }
         }

@@ -37,6 +37,8 @@ final class ProcessTable implements Iterable<ProcessTable.Entry> {
         /** Reported ready on its channel. */
         /** Started by a reload: warms up before it reports ready ({@code worker_warmup}). */
         boolean warmUp;
+        /** Spawned quiet ({@code SCHED_IDLE}): the master lifts it if it is slow to be ready. */
+        boolean quiet;
         boolean ready;
         /** When it was spawned, {@link System#nanoTime()}. */
         long spawnedNs;

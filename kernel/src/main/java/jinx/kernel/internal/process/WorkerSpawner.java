@@ -91,6 +91,7 @@ final class WorkerSpawner {
                     WorkerInit.scheduler(0, Platform.SCHED_OTHER);
                 }
             }
+            e.quiet = quiet;
             e.channel = channel[0];
             channel[0] = -1;
             e.exited = false;
