@@ -91,7 +91,15 @@ final class Chart {
                     v >= 1 ? py - 3 : py + 12);
             }
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-            g.drawString(groups.get(i), gx, top + plotH + 18);
+            String label = groups.get(i);
+            int cut = label.lastIndexOf('-');
+            if (g.getFontMetrics().stringWidth(label) > groupW - 4 && cut > 0) {
+                // a long name on two lines, so that neighbours do not run into each other
+                g.drawString(label.substring(0, cut + 1), gx, top + plotH + 18);
+                g.drawString(label.substring(cut + 1), gx, top + plotH + 32);
+            } else {
+                g.drawString(label, gx, top + plotH + 18);
+            }
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 10));
         }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
