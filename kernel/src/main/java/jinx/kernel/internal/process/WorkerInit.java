@@ -32,6 +32,9 @@ import jinx.kernel.spi.Conf;
  */
 public final class WorkerInit {
 
+    /** {@code CAP_SYS_RESOURCE}'s bit (linux/capability.h: 24, fixed by the ABI). */
+    private static final int CAP_SYS_RESOURCE = 24;
+
     private WorkerInit() {
     }
 
@@ -94,8 +97,8 @@ public final class WorkerInit {
     }
 
     /**
-     * Tells whether the master may start a reload's worker quiet: only as root, which can always bring it back
-     * ({@link #lift}), and whose worker can return by itself ({@link #allowReturnFromQuiet}).
+     * Tells whether the master can bring a quiet worker back ({@link #lift}): as root, with the capability to set
+     * any thread's policy.
      *
      * @return true for root
      */
@@ -104,17 +107,67 @@ public final class WorkerInit {
     }
 
     /**
-     * Run by a quiet worker as root before it drops its privileges: an {@code RLIMIT_NICE} that lets it take its
-     * {@code worker_priority} and the normal policy back once it is warm.
+     * Tells whether the master may start a reload's worker of {@code core} quiet: as root ({@link #canBeQuiet}),
+     * and when the worker can take its priority back by itself: it stays root, or may raise its own
+     * {@code RLIMIT_NICE} before it drops privileges ({@code CAP_SYS_RESOURCE}, which a container may withhold),
+     * or that limit allows it already.
      *
+     * @param core the new cycle's core configuration
+     * @param target the worker's {@link #targetNice}
+     * @return whether to start it quiet
+     */
+    static boolean canBeQuiet(CoreConf core, int target) {
+        if (!canBeQuiet()) {
+            return false;
+        }
+        if (core.uid <= 0 || hasCapability(CAP_SYS_RESOURCE)) {
+            return true;
+        }
+        try {
+            return Syscalls.getrlimit(Platform.RLIMIT_NICE).hard() >= 20 - target;
+        } catch (NativeIoException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Run by a quiet worker as root before it drops its privileges: an {@code RLIMIT_NICE} that lets it take its
+     * {@code worker_priority} and the normal policy back once it is warm. When it cannot (logged), it leaves
+     * quiet at once: a worker that served under {@code SCHED_IDLE} would starve.
+     *
+     * @param core the worker's core configuration ({@code user})
      * @param target the worker's {@link #targetNice}
      * @param log where a failure goes
      */
-    static void allowReturnFromQuiet(int target, ErrorLog log) {
-        if (!isQuiet() || Syscalls.geteuid() != 0) {
+    static void allowReturnFromQuiet(CoreConf core, int target, ErrorLog log) {
+        if (!isQuiet() || Syscalls.geteuid() != 0 || core.uid <= 0) {
             return;
         }
-        rlimit(Platform.RLIMIT_NICE, 20 - target, log);
+        try {
+            Syscalls.Rlimit now = Syscalls.getrlimit(Platform.RLIMIT_NICE);
+            long want = 20 - target;
+            if (now.soft() >= want) {
+                return;
+            }
+            Syscalls.setrlimit(Platform.RLIMIT_NICE, new Syscalls.Rlimit(want, Math.max(want, now.hard())));
+        } catch (NativeIoException e) {
+            log.alert(e.getMessage());
+            priority("self", target, log);
+        }
+    }
+
+    /** Whether this process's effective capabilities ({@code CapEff} of /proc/self/status) hold {@code cap}. */
+    private static boolean hasCapability(int cap) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("CapEff:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) >>> cap & 1) != 0;
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+        return false;
     }
 
     /**

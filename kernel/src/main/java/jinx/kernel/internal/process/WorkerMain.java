@@ -84,7 +84,7 @@ public final class WorkerMain {
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         WorkerInit.apply(cycle, slot);
         int nice = Integer.parseInt(args[3]);
-        WorkerInit.allowReturnFromQuiet(nice, cycle.log());
+        WorkerInit.allowReturnFromQuiet(core, nice, cycle.log());
         try {
             if (Syscalls.geteuid() == 0 && core.uid >= 0) {
                 ProcessSetup.setgid(core.gid);

@@ -77,7 +77,8 @@ final class WorkerSpawner {
             e.spawnedNs = System.nanoTime();
             // a spawned process starts at its parent thread's nice value: this thread's, for the spawn only
             // a reload's worker that warms up starts quiet: SCHED_IDLE, inherited by every thread of its JVM
-            boolean quiet = e.warmUp && warmUpMs(c) > 0 && WorkerInit.canBeQuiet()
+            boolean quiet = e.warmUp && warmUpMs(c) > 0
+                && WorkerInit.canBeQuiet(c.conf(MainCoreModule.NAME, CoreConf.class), target)
                 && WorkerInit.scheduler(0, Platform.SCHED_IDLE);
             int start = quiet ? target : WorkerInit.startNice(target);
             boolean reniced = start != masterNice && renice(start);

@@ -2,6 +2,7 @@ package jinx.kernel.internal.process;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.ProcessSetup;
+import jinx.kernel.os.Syscalls;
 
 class WorkerInitTest {
 
@@ -101,5 +103,30 @@ class WorkerInitTest {
         } finally {
             p.destroyForcibly().waitFor();
         }
+    }
+
+    @Test
+    void aWorkerThatStaysRootCanAlwaysBeQuiet() {
+        assumeTrue(WorkerInit.canBeQuiet(), "as root only");
+        CoreConf c = new CoreConf();
+        assertTrue(WorkerInit.canBeQuiet(c, 0), "no user: the worker stays root");
+        c.uid = 0;
+        assertTrue(WorkerInit.canBeQuiet(c, 0), "user root");
+    }
+
+    @Test
+    void aWorkerThatDropsPrivilegesIsQuietOnlyIfItCanComeBack() throws Exception {
+        assumeTrue(WorkerInit.canBeQuiet(), "as root only");
+        CoreConf c = new CoreConf();
+        c.uid = 65534;
+        long capEff = 0;
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("CapEff:")) {
+                capEff = Long.parseUnsignedLong(line.substring(7).strip(), 16);
+            }
+        }
+        boolean canRaise = (capEff >>> 24 & 1) != 0;
+        boolean allowed = Syscalls.getrlimit(Platform.RLIMIT_NICE).hard() >= 20;
+        assertEquals(canRaise || allowed, WorkerInit.canBeQuiet(c, 0));
     }
 }
