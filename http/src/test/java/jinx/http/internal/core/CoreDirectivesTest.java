@@ -8,10 +8,8 @@ import jinx.kernel.ConfException;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
 import jinx.kernel.internal.cycle.KernelCycle;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -26,19 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CoreDirectivesTest {
 
-    @TempDir
-    Path dir;
-    HttpConfFixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new HttpConfFixture(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
+    @RegisterExtension
+    final HttpConfFixture fx = HttpConfFixture.inTempDir();
 
     private HttpCoreLocConf location(String http, String uri) throws Exception {
         HttpBlockConf b = fx.http(http);

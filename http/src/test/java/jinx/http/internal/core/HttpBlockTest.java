@@ -1,16 +1,13 @@
 package jinx.http.internal.core;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import jinx.http.spi.Phase;
 import jinx.kernel.ConfException;
 import jinx.kernel.Rc;
 import jinx.kernel.internal.cycle.KernelCycle;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,19 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HttpBlockTest {
 
-    @TempDir
-    Path dir;
-    HttpConfFixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new HttpConfFixture(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
+    @RegisterExtension
+    final HttpConfFixture fx = HttpConfFixture.inTempDir();
 
     private static <T> T conf(HttpBlockConf block, Object[] confs, String module, Class<T> type) {
         int i = block.cycle().module(module).typeIndex();
@@ -161,7 +147,7 @@ class HttpBlockTest {
         LocationMatch m = new LocationMatch();
         Locations.find(block.core().servers.get(0).locConf(), "/", m);
         assertEquals(fx.prefix + "/html", m.loc.root);
-        assertEquals(dir.toAbsolutePath().resolve("client_body_temp"), m.loc.clientBodyTempPath);
+        assertEquals(fx.prefix.resolve("client_body_temp"), m.loc.clientBodyTempPath);
     }
 
     @Test

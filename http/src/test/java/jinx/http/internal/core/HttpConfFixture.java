@@ -3,13 +3,16 @@ package jinx.http.internal.core;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import jinx.http.internal.variables.HttpVariablesModule;
 import jinx.http.spi.HttpConfig;
@@ -31,6 +34,8 @@ import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.Conf;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
 
@@ -43,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * level and which registers a phase handler and filters, and {@code http_test_b}, which registers a filter and a
  * phase handler too, so that orders can be checked.
  */
-final class HttpConfFixture implements AutoCloseable {
+final class HttpConfFixture implements AutoCloseable, AfterEachCallback {
 
     /** The main conf of {@code http_test_a}. */
     static final class TestMain {
@@ -218,6 +223,38 @@ final class HttpConfFixture implements AutoCloseable {
     final PrintStream stderr = new PrintStream(errBytes, true, StandardCharsets.ISO_8859_1);
     final ErrorLog early = ErrorLog.early(stderr, null);
     private final List<ErrorLog> opened = new ArrayList<>();
+
+    /** Whether {@link #inTempDir()} made the prefix, to be deleted after the test. */
+    private boolean ownsPrefix;
+
+    /**
+     * A fixture in a temporary directory of its own, for {@code @RegisterExtension}: closed and the directory
+     * deleted after each test.
+     *
+     * @return the fixture
+     */
+    static HttpConfFixture inTempDir() {
+        try {
+            HttpConfFixture fx = new HttpConfFixture(Files.createTempDirectory("jinx-http-conf-"));
+            fx.ownsPrefix = true;
+            return fx;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        close();
+        if (!ownsPrefix) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(prefix)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
 
     HttpConfFixture(Path prefix) {
         this.prefix = prefix.toAbsolutePath();

@@ -1,16 +1,13 @@
 package jinx.http.internal.core;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 
 import jinx.kernel.Listening;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.spi.WarmUpExchange;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,19 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class HttpWarmUpTest {
 
-    @TempDir
-    Path dir;
-    HttpConfFixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new HttpConfFixture(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
+    @RegisterExtension
+    final HttpConfFixture fx = HttpConfFixture.inTempDir();
 
     private static List<String> requestLines(List<WarmUpExchange> exchanges) {
         return exchanges.stream()

@@ -1,15 +1,12 @@
 package jinx.http.internal.core;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Listening;
 import jinx.kernel.internal.cycle.KernelCycle;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -23,19 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ListenTest {
 
-    @TempDir
-    Path dir;
-    HttpConfFixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new HttpConfFixture(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
+    @RegisterExtension
+    final HttpConfFixture fx = HttpConfFixture.inTempDir();
 
     private List<Listening> listening(String listen) throws Exception {
         KernelCycle c = fx.build("http {\n server {\n  listen " + listen + ";\n }\n}\n");

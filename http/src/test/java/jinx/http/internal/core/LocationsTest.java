@@ -1,13 +1,10 @@
 package jinx.http.internal.core;
 
-import java.nio.file.Path;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Rc;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -21,19 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LocationsTest {
 
-    @TempDir
-    Path dir;
-    HttpConfFixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new HttpConfFixture(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
+    @RegisterExtension
+    final HttpConfFixture fx = HttpConfFixture.inTempDir();
 
     private HttpCoreSrvConf server(String locations) throws Exception {
         return fx.http("server {\n listen 8080;\n" + locations + "\n}").core().servers.get(0);

@@ -1,16 +1,13 @@
 package jinx.http.internal.core;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Listening;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.os.SockAddr;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -26,19 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ServersTest {
 
-    @TempDir
-    Path dir;
-    HttpConfFixture fx;
-
-    @BeforeEach
-    void setUp() {
-        fx = new HttpConfFixture(dir);
-    }
-
-    @AfterEach
-    void tearDown() {
-        fx.close();
-    }
+    @RegisterExtension
+    final HttpConfFixture fx = HttpConfFixture.inTempDir();
 
     private static final String SERVERS = """
         server { listen 127.0.0.1:8080; server_name first; }
