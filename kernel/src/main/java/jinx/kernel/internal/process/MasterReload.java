@@ -63,6 +63,8 @@ final class MasterReload {
         this.deadlineNs = now + timeoutMs * 1_000_000L;
         this.liftNs[0] = now + READY_TIMEOUT_NS * 3 / 10;
         this.liftNs[1] = now + READY_TIMEOUT_NS * 6 / 10;
+        // without a quiet worker there is nothing to lift, and no reason to wake for it
+        this.lifted = started.stream().anyMatch(e -> e.quiet) ? 0 : liftNs.length;
     }
 
     /**
@@ -166,9 +168,6 @@ final class MasterReload {
     private void lift() {
         lifted++;
         rearm = true;
-        if (!WorkerInit.canBeQuiet()) {
-            return;
-        }
         CoreConf core = fresh.conf(MainCoreModule.NAME, CoreConf.class);
         int target = lifted == 1 ? 19 : WorkerInit.targetNice(core, ProcessSetup.nice());
         for (ProcessTable.Entry e : started) {
