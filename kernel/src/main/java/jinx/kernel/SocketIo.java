@@ -317,7 +317,8 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
     }
 
     /**
-     * nginx's {@code ngx_writev()}: the gathered array, or nothing when it is empty. With {@code more} (a file
+     * nginx's {@code ngx_writev()}: the gathered array, or nothing when it is empty, as a socket send
+     * ({@link Syscalls#sendv}: no VFS write path, a small array gathered into one buffer). With {@code more} (a file
      * follows: a header before its body) the array goes with {@code MSG_MORE}, and TCP sends it in one segment
      * with the file's first bytes: nginx, without {@code tcp_nopush}, sends the header in a segment of its own,
      * which costs a loopback client and server a third more CPU per small file.
@@ -327,7 +328,7 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
             return 0;
         }
         try {
-            return more ? Syscalls.writevMore(c.fd(), iovs, iovCount) : Syscalls.writev(c.fd(), iovs, iovCount);
+            return Syscalls.sendv(c.fd(), iovs, iovCount, more);
         } catch (NativeIoException e) {
             c.write.error = true;
             return connectionError(c, e);

@@ -49,8 +49,9 @@ public interface LibJinxIo {
     @ssize_t long writev(int fd, @intptr_t long iov, int iovcnt);
 
     /**
-     * {@code long jinx_writevMore(int fd, const struct iovec *iov, int iovcnt, int flags);}: {@code sendmsg} of
-     * the array with {@code flags} ({@code MSG_MORE | MSG_NOSIGNAL}).
+     * {@code long jinx_sendv(int fd, const struct iovec *iov, int iovcnt, int flags);}: a socket's gather write
+     * with {@code flags}, as {@code sendto} of one buffer or of the array gathered when it is at most 1 KB, and as
+     * {@code sendmsg} of the array otherwise.
      *
      * @param fd the socket
      * @param iov the array's address
@@ -59,7 +60,7 @@ public interface LibJinxIo {
      * @return bytes written, or {@code -errno}
      */
     @IgnoreError
-    @ssize_t long writevMore(int fd, @intptr_t long iov, int iovcnt, int flags);
+    @ssize_t long sendv(int fd, @intptr_t long iov, int iovcnt, int flags);
 
     /**
      * {@code long jinx_sendfile(int out_fd, int in_fd, off_t *offset, size_t count);}

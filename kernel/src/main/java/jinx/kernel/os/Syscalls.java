@@ -271,29 +271,34 @@ public final class Syscalls {
     }
 
     /**
-     * Gather write to a socket with more to follow: {@code sendmsg(fd, {iov, iovcnt}, MSG_MORE | MSG_NOSIGNAL)}, so
-     * that TCP holds a partial segment for what the next call sends (a response's header before its file): one
-     * segment where {@code writev} and {@code sendfile} would make two. Without libjinxio it is {@link #writev}.
+     * Gather write to a socket: {@code writev(fd, iov, iovcnt)} made as a socket call with {@code MSG_NOSIGNAL}
+     * ({@code sendto} of one buffer, or of the array gathered when it is small, else {@code sendmsg}), which skips
+     * the VFS write path. With {@code more} it adds {@code MSG_MORE}, so that TCP holds a partial segment for what
+     * the next call sends (a response's header before its file): one segment where {@code writev} and
+     * {@code sendfile} would make two. Failures read {@code writev() failed}, the call nginx reports there. Without
+     * libjinxio it is {@link #writev}.
      *
      * @param fd the socket
      * @param iov the array's address
      * @param iovcnt its length
+     * @param more whether more follows at once
      * @return bytes written, or {@link Rc#AGAIN}
-     * @throws NativeIoException {@code sendmsg() failed (...)}
+     * @throws NativeIoException {@code writev() failed (...)}
      */
-    public static long writevMore(int fd, long iov, int iovcnt) throws NativeIoException {
+    public static long sendv(int fd, long iov, int iovcnt, boolean more) throws NativeIoException {
         LibJinxIo io = Native.IO;
         if (io == null) {
             return writev(fd, iov, iovcnt);
         }
+        int flags = more ? Platform.MSG_MORE | Platform.MSG_NOSIGNAL : Platform.MSG_NOSIGNAL;
         for (;;) {
-            long n = io.writevMore(fd, iov, iovcnt, Platform.MSG_MORE | Platform.MSG_NOSIGNAL);
+            long n = io.sendv(fd, iov, iovcnt, flags);
             if (n >= 0) {
                 return n;
             }
             int errno = (int) -n;
             if (errno != EINTR) {
-                return Errors.again("sendmsg()", errno);
+                return Errors.again("writev()", errno);
             }
         }
     }

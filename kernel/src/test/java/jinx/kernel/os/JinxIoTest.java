@@ -55,6 +55,59 @@ class JinxIoTest {
         Fds.assertBackTo(baseline);
     }
 
+    @Test
+    void sendvSendsOneBufferASmallGatherAndALargeOneWholeAndInOrder() throws Exception {
+        assumeTrue(Syscalls.hotCallsThroughJinxIo());
+        Map<String, String> baseline = Fds.baseline();
+        try (NativeMemory mem = new NativeMemory()) {
+            long iov = mem.allocate(4 * 16);
+            long data = mem.allocate(8192);
+            long in = mem.allocate(8192);
+            byte[] bytes = new byte[3000];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) (i * 31 + 7);
+            }
+            NativeMemory.put(data, bytes, 0, bytes.length);
+            int[] sv = Sockets.socketpair(Platform.AF_UNIX,
+                                          Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
+            try {
+                // one buffer (sendto), two pieces within 1 KB (gathered on the stack), three past it (sendmsg)
+                int[][] cases = {{0, 200}, {0, 150, 1000, 6}, {0, 1000, 1500, 900, 2000, 1000}};
+                for (int[] pieces : cases) {
+                    int total = 0;
+                    for (int i = 0; i < pieces.length; i += 2) {
+                        NativeMemory.putLong(iov + i * 8L, data + pieces[i]);
+                        NativeMemory.putLong(iov + i * 8L + 8, pieces[i + 1]);
+                        total += pieces[i + 1];
+                    }
+                    assertEquals(total, Syscalls.sendv(sv[0], iov, pieces.length / 2, false));
+                    int got = 0;
+                    while (got < total) {
+                        long n = Sockets.recv(sv[1], in + got, total - got);
+                        assertTrue(n > 0, "recv " + n);
+                        got += (int) n;
+                    }
+                    int off = 0;
+                    for (int i = 0; i < pieces.length; i += 2) {
+                        for (int k = 0; k < pieces[i + 1]; k++) {
+                            assertEquals(bytes[pieces[i] + k], NativeMemory.getByte(in + off + k),
+                                "case " + java.util.Arrays.toString(pieces) + " byte " + (off + k));
+                        }
+                        off += pieces[i + 1];
+                    }
+                }
+                Syscalls.close(sv[1]);
+                NativeIoException pipe = assertThrows(NativeIoException.class,
+                    () -> Syscalls.sendv(sv[0], iov, 2, false));
+                assertEquals("writev()", pipe.call(), "the call nginx names in its log line");
+                assertEquals(Errors.EPIPE, pipe.errno());
+            } finally {
+                Syscalls.close(sv[0]);
+            }
+        }
+        Fds.assertBackTo(baseline);
+    }
+
     private static void exchange(long buf) throws Exception {
         int[] sv = Sockets.socketpair(Platform.AF_UNIX,
                                       Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
