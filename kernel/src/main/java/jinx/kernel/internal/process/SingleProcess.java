@@ -196,7 +196,12 @@ public final class SingleProcess {
         stopping = true;
         EventLoop loop = cycle.eventLoop();
         if (loop != null) {
-            loop.notify(() -> { });
+            try {
+                loop.notify(() -> { });
+            } catch (IllegalStateException e) {
+                // the loop saw stopping on a turn of its own and has already closed its notify channel: there is
+                // nothing left to wake, only the thread to wait for
+            }
         }
         thread.join(timeoutMs);
     }
