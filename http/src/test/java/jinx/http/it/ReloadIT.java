@@ -297,11 +297,15 @@ class ReloadIT {
                 assertTrue(sawNew.get() > 0, "the new content was never served");
                 assertEquals(reloads, done, log);
                 assertFalse(log.contains("reload abandoned"), log);
+                // the new workers serve within 2 s of the HUP, or within 2.5 times the slower of the two first
+                // workers' start (no load then) on a host that starts a JVM slowly: started ten nice values up, a
+                // JVM is not starved by the old workers and the client. Measured on a 2-core host: first starts
+                // 1.2-1.4 s; under this load 1.5-2.5 s with the boost, 5.0-7.0 s without it
+                assertTrue(starts.size() >= 2, log);
+                long bound = Math.max(2000, 5 * Math.max(starts.get(0), starts.get(1)) / 2);
                 for (int i = 0; i < serving.size(); i++) {
-                    // the new workers serve within 2 s of the HUP: started ten nice values up, a JVM is not
-                    // starved by the old workers and the client
-                    assertTrue(serving.get(i) <= 2000, "reload " + (i + 1) + " served " + serving.get(i)
-                        + "ms after HUP; worker starts " + starts);
+                    assertTrue(serving.get(i) <= bound, "reload " + (i + 1) + " served " + serving.get(i)
+                        + "ms after HUP, bound " + bound + "ms; worker starts " + starts);
                 }
                 // and that boost is over once they serve: every thread at the master's nice value
                 int nice = ProcessSetup.nice();
