@@ -54,6 +54,10 @@ class WorkerProcessesIT {
             Masters.withWorkers(site, 2, (p, workers) -> {
                 ProcessHandle killed = workers.get(0);
                 int slot = Masters.slotOf(killed);
+                long firstStart = 0;
+                for (ProcessHandle w : workers) {
+                    firstStart = Math.max(firstStart, Masters.waitForReady(site, w.pid()));
+                }
                 long kill = System.nanoTime();
                 Syscalls.kill(killed.pid(), Platform.SIGKILL);
                 ProcessHandle fresh = null;
@@ -83,8 +87,13 @@ class WorkerProcessesIT {
                 assertEquals(pid, body, "the respawned worker never served");
                 long servedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - kill);
                 System.out.println("RESPAWN appeared=" + appearedMs + "ms start(spawn to ready)=" + startMs
+                    + "ms first workers' start=" + firstStart
                     + "ms served=" + servedMs + "ms after the kill");
-                assertTrue(servedMs <= 1000, "the respawned worker served " + servedMs + "ms after the kill");
+                // within a second, or on a host that starts a JVM slowly within the slower first worker's start
+                // (those two started together; the respawned one starts alone on an idle machine)
+                long bound = Math.max(1000, firstStart);
+                assertTrue(servedMs <= bound, "the respawned worker served " + servedMs + "ms after the kill, bound "
+                    + bound + "ms");
                 String log = site.read("logs/error.log");
                 assertTrue(log.contains(": worker process " + killed.pid() + " exited on signal 9\n"), log);
                 Masters.stopMaster(p, site);
