@@ -18,8 +18,16 @@ import java.util.Random;
  */
 public final class Bench {
 
-    /** How long memory is left to settle at least before it is read (idle-10k). */
-    private static final long SETTLE_MS = 2000;
+    /** How long a server's processes are left, at most, to finish what a warm-up started (its JIT compilers). */
+    private static final long QUIESCE_MS = 8000;
+    /** A --quick warm-up ends after a 1 s run in which the JIT compilers used at most this many ticks. */
+    private static final long QUICK_COMPILER_TICKS = 2;
+    private static final int QUICK_WARMUP_RUNS = 6;
+    /** HotSpot's arena chunk pool cleaner's period and the native heap trim's, with a margin. */
+    private static final long CHUNK_POOL_MS = 6500;
+
+    /** How long memory is left to settle at least before it is read (idle-10k); shorter in --quick mode. */
+    private long settleMs = 2000;
 
     private final Path home;
     private final long clkTck;
@@ -51,11 +59,13 @@ public final class Bench {
         for (int i = 2; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> {
+                    // two rounds each (nginx, Jinx, Jinx, nginx) of 1 s: with the build, under two minutes
                     b.quick = true;
-                    b.rounds = 3;
+                    b.rounds = 2;
                     b.duration = 1;
-                    b.warmup = 2;
+                    b.warmup = 1;
                     b.reloadWindow = 2;
+                    b.settleMs = 1000;
                 }
                 case "--rounds" -> b.rounds = Integer.parseInt(args[++i]);
                 case "--duration" -> b.duration = Integer.parseInt(args[++i]);
@@ -78,9 +88,17 @@ public final class Bench {
         long started = System.nanoTime();
         List<Scenario> todo = new ArrayList<>();
         for (Scenario s : Scenario.all()) {
-            if (only.isEmpty() || only.contains(s.name())) {
-                todo.add(s);
+            if (!only.isEmpty() && !only.contains(s.name())) {
+                continue;
             }
+            // the two slowest: a reload that waits for a warm-up, and memory that must settle before and after
+            // 10,000 connections open (half a minute on this machine)
+            boolean slow = s.kind() == Scenario.Kind.RELOAD_WARM || s.kind() == Scenario.Kind.IDLE;
+            if (quick && only.isEmpty() && slow) {
+                log("scenario " + s.name() + ": skipped in --quick mode (name it with --only to run it)");
+                continue;
+            }
+            todo.add(s);
         }
         int n = 0;
         while (!todo.isEmpty()) {
@@ -108,8 +126,9 @@ public final class Bench {
         double minutes = (System.nanoTime() - started) / 60e9;
         Report report = new Report(results, notes, clkTck);
         report.print(System.out);
-        report.write(out, String.format("%s; rounds %d x %d s, warm-up %d s, %.1f min", quick ? "--quick" : "full",
-            rounds, duration, warmup, minutes));
+        String warming = quick ? "warm-up until the compilers rest" : "warm-up " + warmup + " s";
+        report.write(out, String.format("%s; rounds %d x %d s, %s, %.1f min", quick ? "--quick" : "full", rounds,
+            duration, warming, minutes));
         log("results in " + out);
         deleteTree(tmp);
     }
@@ -175,7 +194,7 @@ public final class Bench {
             }
         }
         for (int i = 0; i < 2; i++) {
-            Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, headers.get(i));
+            warm(s, pair[i], headers.get(i), warmup);
         }
         for (int r = 0; r < rounds; r++) {
             for (int k = 0; k < 2; k++) {
@@ -188,6 +207,55 @@ public final class Bench {
             f[i].pssMb = pair[i].pssPerWorkerKb() / 1024.0;
         }
         results.put(s.name(), f);
+    }
+
+    /**
+     * The warm-up of one server before a scenario's rounds. A full run gives each server {@code seconds} of load:
+     * ten by default, well past the few seconds a fresh worker JVM's compilers need. A --quick run cannot spend
+     * that on every scenario, so there the warm-up is 1 s runs until one run in which the server's JIT compiler
+     * threads used at most {@link #QUICK_COMPILER_TICKS} ticks: at once for nginx, after four to six runs for a
+     * fresh Jinx worker, sooner for a worker already warm from the set's earlier scenarios; at most {@link
+     * #QUICK_WARMUP_RUNS}. Either way it ends with the server quiet: its compilers finish what the load queued,
+     * and CPU counted in the rounds is meant to be the requests'.
+     */
+    private void warm(Scenario s, Server server, List<String> headers, int seconds) throws Exception {
+        if (!quick) {
+            Wrk.run(url(s, server), s.threads(), s.connections(), seconds, headers);
+        } else {
+            List<Integer> pids = server.pids();
+            StringBuilder trace = new StringBuilder();
+            for (int run = 0; run < QUICK_WARMUP_RUNS; run++) {
+                long c0 = Proc.compilerTicks(pids);
+                Wrk.Result r = Wrk.run(url(s, server), s.threads(), s.connections(), 1, headers);
+                long compiled = Proc.compilerTicks(pids) - c0;
+                trace.append(String.format(" %.0f/%d", r.rps(), compiled));
+                if (compiled <= QUICK_COMPILER_TICKS) {
+                    break;
+                }
+            }
+            log(String.format("  %-5s warm-up (req/s / compiler ticks):%s", server.kind.label, trace));
+        }
+        quiesce(server);
+    }
+
+    /**
+     * Waits until a quarter second passes with at most one tick of the server's CPU, or {@link #QUIESCE_MS}: a
+     * JVM's compilers finish what the load queued.
+     */
+    private static void quiesce(Server server) throws Exception {
+        List<Integer> pids = server.pids();
+        long deadline = System.nanoTime() + QUIESCE_MS * 1_000_000;
+        long[] last = Proc.ticks(pids);
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(250);
+            long[] now = Proc.ticks(pids);
+            boolean quiet = now[0] + now[1] - last[0] - last[1] <= 1;
+            last = now;
+            if (quiet) {
+                return;
+            }
+        }
+        log("  " + server.kind.label + " still busy " + QUIESCE_MS + " ms after its warm-up");
     }
 
     private Wrk.Result measure(Scenario s, Server server, List<String> headers, int seconds, Figures f)
@@ -219,21 +287,31 @@ public final class Bench {
     private void idle(Scenario s, Server[] pair) throws Exception {
         Figures[] f = {new Figures(), new Figures()};
         // what the idle connections add is measured against the workers' memory after the hello warm-up, before
-        // the first round: a server keeps much of what it grew to for the first round's connections (heap, freed
-        // memory its allocator holds, touched connection arrays), so against the memory just before each round
-        // every round after the first would count almost nothing. Both figures are read once the memory has
-        // settled: a JVM worker's native heap is trimmed once a second (bin/jvm.options), and right after a short
-        // warm-up its compilers may still be at work.
-        long[] before = new long[2];
-        for (int i = 0; i < 2; i++) {
-            Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
-            before[i] = settledRssKb(pair[i]);
+        // the server's first round: a server keeps much of what it grew to for the first round's connections
+        // (heap, freed memory its allocator holds, touched connection arrays), so against the memory just before
+        // each round every round after the first would count almost nothing. Both figures are read once the
+        // memory has settled (settledRssKb). Jinx warms first, and each baseline is read just before that
+        // server's first round: the wait for what a fresh JVM's compilers used to go then overlaps nginx's
+        // warm-up and round.
+        long[] before = {-1, -1};
+        long[] warmed = new long[2];
+        long[] compiled = new long[2];
+        for (int i = 1; i >= 0; i--) {
+            warm(s, pair[i], s.headers(), warmup);
+            warmed[i] = System.nanoTime();
+            compiled[i] = Proc.compilerTicks(pair[i].pids());
         }
         for (int r = 0; r < slowRounds(); r++) {
             for (int k = 0; k < 2; k++) {
                 int i = (r + k) % 2;
+                if (before[i] < 0) {
+                    before[i] = settledRssKb(pair[i], warmed[i], compiled[i]);
+                }
+                // settled before the connections open: only what the compilers do from here on is waited for
+                long settled = System.nanoTime() - CHUNK_POOL_MS * 1_000_000;
+                long ticks = Proc.compilerTicks(pair[i].pids());
                 try (Idle idle = Idle.open(pair[i].port, idleConnections)) {
-                    long held = settledRssKb(pair[i]);
+                    long held = settledRssKb(pair[i], settled, ticks);
                     log(String.format("  %-5s %d idle connections: workers' RSS %.1f MB, %+.1f MB", pair[i].kind.label,
                         idleConnections, held / 1024.0, (held - before[i]) / 1024.0));
                     measure(s, pair[i], s.headers(), duration, f[i]);
@@ -252,16 +330,30 @@ public final class Bench {
     }
 
     /**
-     * The workers' RSS in KiB once it has settled: read every half second after {@link #SETTLE_MS} until four
-     * readings in a row are within 256 KiB of each other (a compiler at work holds its memory for a while), or
-     * 15 s have passed.
+     * The workers' RSS in KiB once it has settled: read every half second after the settle time until four
+     * readings in a row are within 256 KiB of each other and the JIT compilers have done nothing for {@link
+     * #CHUNK_POOL_MS}, or 20 s. The memory a compiler used stays resident for up to 5 s after it finished
+     * (HotSpot's arena chunk pool is cleaned every 5 s, and only then does the native heap trim give it back), so
+     * a reading sooner may count a plateau that is about to go.
+     *
+     * @param compiledAt when the compilers may last have worked ({@link System#nanoTime})
+     * @param compilerTicks their ticks then ({@link Proc#compilerTicks}): more now means they worked since
      */
-    private static long settledRssKb(Server server) throws InterruptedException {
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        Thread.sleep(SETTLE_MS);
+    private long settledRssKb(Server server, long compiledAt, long compilerTicks) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        List<Integer> pids = server.pids();
+        Thread.sleep(settleMs);
         long last = server.rssWorkersKb();
         int steady = 0;
-        while (System.nanoTime() < deadline && steady < 3) {
+        while (System.nanoTime() < deadline) {
+            long ticks = Proc.compilerTicks(pids);
+            if (ticks != compilerTicks) {
+                compilerTicks = ticks;
+                compiledAt = System.nanoTime();
+            }
+            if (steady >= 3 && System.nanoTime() - compiledAt >= CHUNK_POOL_MS * 1_000_000) {
+                break;
+            }
             Thread.sleep(500);
             long now = server.rssWorkersKb();
             steady = Math.abs(now - last) <= 256 ? steady + 1 : 0;
@@ -274,7 +366,7 @@ public final class Bench {
         Figures[] steady = {new Figures(), new Figures()};
         Figures[] after = {new Figures(), new Figures()};
         for (int i = 0; i < 2; i++) {
-            Wrk.run(url(s, pair[i]), s.threads(), s.connections(), warmup, s.headers());
+            warm(s, pair[i], s.headers(), warmup);
         }
         for (int r = 0; r < slowRounds(); r++) {
             for (int k = 0; k < 2; k++) {
@@ -282,7 +374,7 @@ public final class Bench {
                 // the workers a reload started run cold code: warm them before the steady window
                 pair[i].awaitWorkers(60);
                 if (r > 0) {
-                    Wrk.run(url(s, pair[i]), s.threads(), s.connections(), quick ? 1 : warmup, s.headers());
+                    warm(s, pair[i], s.headers(), warmup);
                 }
                 measure(s, pair[i], s.headers(), duration, steady[i]);
                 pair[i].reload();
@@ -305,10 +397,6 @@ public final class Bench {
 
     /** The reload with Jinx's warm-up: its workers run requests of their own before they report ready. */
     private void reloadWarm(Scenario s, Server[] pair) throws Exception {
-        if (quick && only.isEmpty()) {
-            log("  skipped in --quick mode (name it with --only to run it)");
-            return;
-        }
         pair[1].reconfigure(WARM_UP);
         try {
             reload(s, pair);

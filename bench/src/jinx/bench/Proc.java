@@ -30,6 +30,29 @@ final class Proc {
         }
     }
 
+    /**
+     * User and system ticks, summed, of the JIT compiler threads of the processes ({@code C1 CompilerThre},
+     * {@code C2 CompilerThre} in {@code /proc/<pid>/task/<tid>/comm}); zero for a process without any.
+     */
+    static long compilerTicks(List<Integer> pids) {
+        long sum = 0;
+        for (int pid : pids) {
+            Path dir = Path.of("/proc", Integer.toString(pid), "task");
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
+                for (Path task : tasks) {
+                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                        String stat = Files.readString(task.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // the process or the thread is gone: it compiles nothing
+            }
+        }
+        return sum;
+    }
+
     /** The parent pid of a process, or -1. */
     static int parent(int pid) {
         try {

@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * One server under test, nginx or Jinx, in a prefix of its own with a generated configuration: a master and its
  * workers in the foreground ({@code master_process on; daemon off}), listening on a free port of 127.0.0.1.
  * Jinx's JVMs (master and workers, which inherit the master's environment) log their collections to
- * {@code logs/gc-<pid>.log} through {@code JDK_JAVA_OPTIONS} (master) and the options file (workers); {@code JINX_JVM_OPTIONS} and {@code JINX_JAVA_OPTS}
- * pass through untouched.
+ * {@code logs/gc-<pid>.log} through {@code JDK_JAVA_OPTIONS} (master) and the options file (workers);
+ * {@code JINX_JVM_OPTIONS} and {@code JINX_JAVA_OPTS} pass through untouched.
  */
 final class Server implements AutoCloseable {
 
