@@ -1,5 +1,6 @@
 /*
- * libjinxio: the hot-path calls of the loop (recv, send, writev, sendfile), each returning -errno on failure
+ * libjinxio: the hot-path calls of the loop (recv, send, writev, sendfile, and a static file's open, fstat and
+ * close), each returning -errno on failure
  * instead of setting errno, as Netty's JNI transport does. jnr-ffi then calls them without saving errno (the
  * binding is loaded with IgnoreError): jffi's errno save costs a pthread_getspecific and two calls per syscall.
  * The calls go through syscall(2), which is not a cancellation point: glibc's recv() and writev() switch
@@ -7,9 +8,11 @@
  * errno is read in the same C function that made the call, so nothing can change it in between.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -73,4 +76,24 @@ long jinx_sendfile(int out_fd, int in_fd, off_t *offset, size_t count)
 {
     long n = syscall(SYS_sendfile, out_fd, in_fd, offset, count);
     return n < 0 ? -errno : n;
+}
+
+/* open(2) as glibc makes it (openat with AT_FDCWD), without the cancellation switch and the errno save */
+int jinx_open(const char *path, int flags, int mode)
+{
+    long n = syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+    return n < 0 ? -errno : (int) n;
+}
+
+/* the kernel's struct stat is glibc's on the 64-bit Linux targets (x86_64, aarch64), which the probe reads */
+int jinx_fstat(int fd, struct stat *buf)
+{
+    long n = syscall(SYS_fstat, fd, buf);
+    return n < 0 ? -errno : 0;
+}
+
+int jinx_close(int fd)
+{
+    long n = syscall(SYS_close, fd);
+    return n < 0 ? -errno : 0;
 }

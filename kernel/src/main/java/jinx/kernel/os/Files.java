@@ -72,12 +72,13 @@ public final class Files {
             return open(path, flags, mode);
         }
         NativeMemory.put(buf, p, 0, p.length);
+        LibJinxIo io = Native.IO;
         for (;;) {
-            int fd = Native.C.open(buf, flags, mode);
+            int fd = io != null ? io.open(buf, flags, mode) : Native.C.open(buf, flags, mode);
             if (fd >= 0) {
                 return fd;
             }
-            int errno = Errors.last();
+            int errno = io != null ? -fd : Errors.last();
             if (errno != Errors.EINTR) {
                 throw Errors.failure("open() \"" + path + "\"", errno);
             }
@@ -109,6 +110,14 @@ public final class Files {
      * @throws NativeIoException {@code fstat() failed (...)}
      */
     public static void fstatRaw(int fd, long statBuf) throws NativeIoException {
+        LibJinxIo io = Native.IO;
+        if (io != null) {
+            int rc = io.fstat(fd, statBuf);
+            if (rc != 0) {
+                throw Errors.failure("fstat()", -rc);
+            }
+            return;
+        }
         if (Native.C.fstat(fd, statBuf) != 0) {
             throw Errors.failure("fstat()", Errors.last());
         }
@@ -153,9 +162,7 @@ public final class Files {
      * @throws NativeIoException {@code fstat() failed (...)}
      */
     public static FileStat fstat(int fd, long statBuf) throws NativeIoException {
-        if (Native.C.fstat(fd, statBuf) != 0) {
-            throw Errors.failure("fstat()", Errors.last());
-        }
+        fstatRaw(fd, statBuf);
         return new FileStat(NativeMemory.getUnsigned(statBuf + ST_SIZE, SIZEOF_ST_SIZE),
                             NativeMemory.getUnsigned(statBuf + ST_MTIM_SEC, SIZEOF_ST_MTIM_SEC),
                             NativeMemory.getUnsigned(statBuf + ST_MTIM_NSEC, SIZEOF_ST_MTIM_NSEC),

@@ -73,4 +73,34 @@ public interface LibJinxIo {
      */
     @IgnoreError
     @ssize_t long sendfile(int outFd, int inFd, @intptr_t long offset, @size_t long count);
+
+    /**
+     * {@code int jinx_open(const char *path, int flags, int mode);}: {@code openat(AT_FDCWD, ...)}.
+     *
+     * @param path the address of the NUL-terminated path
+     * @param flags the flags
+     * @param mode permissions of a file it creates
+     * @return the descriptor, or {@code -errno}
+     */
+    @IgnoreError
+    int open(@intptr_t long path, int flags, int mode);
+
+    /**
+     * {@code int jinx_fstat(int fd, struct stat *buf);}
+     *
+     * @param fd the descriptor
+     * @param buf the address of the caller's {@code struct stat}
+     * @return 0, or {@code -errno}
+     */
+    @IgnoreError
+    int fstat(int fd, @intptr_t long buf);
+
+    /**
+     * {@code int jinx_close(int fd);}
+     *
+     * @param fd the descriptor
+     * @return 0, or {@code -errno}
+     */
+    @IgnoreError
+    int close(int fd);
 }

@@ -337,8 +337,10 @@ public final class Syscalls {
      * @throws NativeIoException {@code close(12) failed (9: Bad file descriptor)}
      */
     public static void close(int fd) throws NativeIoException {
-        if (Native.C.close(fd) != 0) {
-            int errno = Errors.last();
+        LibJinxIo io = Native.IO;
+        int rc = io != null ? io.close(fd) : Native.C.close(fd);
+        if (rc != 0) {
+            int errno = io != null ? -rc : Errors.last();
             if (errno != EINTR) {
                 throw Errors.failure("close(" + fd + ")", errno);
             }

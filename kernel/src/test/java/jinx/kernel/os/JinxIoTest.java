@@ -108,6 +108,41 @@ class JinxIoTest {
         Fds.assertBackTo(baseline);
     }
 
+    @Test
+    void aFileOpensStatsAndClosesThroughTheLibraryAsTheJdkSeesIt(@TempDir Path dir) throws Exception {
+        assumeTrue(Syscalls.hotCallsThroughJinxIo());
+        Map<String, String> baseline = Fds.baseline();
+        Path file = dir.resolve("f.bin");
+        java.nio.file.Files.write(file, new byte[1234]);
+        long mtime = java.nio.file.Files.getLastModifiedTime(file).toMillis() / 1000;
+        try (NativeMemory mem = new NativeMemory()) {
+            long pathBuf = mem.allocate(4096);
+            long statBuf = mem.allocate(Platform.SIZEOF_STAT);
+            int fd = Files.open(file.toString(), Platform.O_RDONLY | Platform.O_CLOEXEC, 0, pathBuf, 4096);
+            try {
+                Files.fstatRaw(fd, statBuf);
+                assertEquals(1234, Files.statSize(statBuf));
+                assertEquals(mtime, Files.statMtimeSec(statBuf));
+                assertEquals(Platform.S_IFREG, Files.statMode(statBuf) & Platform.S_IFMT);
+                FileStat st = Files.fstat(fd, statBuf);
+                assertEquals(1234, st.size());
+            } finally {
+                Syscalls.close(fd);
+            }
+            NativeIoException missing = assertThrows(NativeIoException.class, () -> Files.open(
+                dir.resolve("none").toString(), Platform.O_RDONLY | Platform.O_CLOEXEC, 0, pathBuf, 4096));
+            assertEquals(Errors.ENOENT, missing.errno());
+            assertEquals("open() \"" + dir.resolve("none") + "\" failed (2: No such file or directory)",
+                missing.getMessage());
+            NativeIoException badStat = assertThrows(NativeIoException.class, () -> Files.fstatRaw(fd, statBuf));
+            assertEquals(Errors.EBADF, badStat.errno());
+            NativeIoException badClose = assertThrows(NativeIoException.class, () -> Syscalls.close(fd));
+            assertEquals(Errors.EBADF, badClose.errno());
+            assertEquals("close(" + fd + ")", badClose.call());
+        }
+        Fds.assertBackTo(baseline);
+    }
+
     private static void exchange(long buf) throws Exception {
         int[] sv = Sockets.socketpair(Platform.AF_UNIX,
                                       Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
