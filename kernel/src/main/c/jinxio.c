@@ -1,10 +1,10 @@
 /*
  * libjinxio: the hot-path calls of the loop (recv, send, writev, sendfile, and a static file's open, fstat and
- * close), each returning -errno on failure
- * instead of setting errno, as Netty's JNI transport does. jnr-ffi then calls them without saving errno (the
- * binding is loaded with IgnoreError): jffi's errno save costs a pthread_getspecific and two calls per syscall.
- * The calls go through syscall(2), which is not a cancellation point: glibc's recv() and writev() switch
- * asynchronous cancellation on and off around the system call in every multi-threaded process, and a JVM is one.
+ * close), each returning -errno on failure instead of setting errno, as Netty's JNI transport does. jnr-ffi then
+ * calls them without saving errno (the binding is loaded with IgnoreError): jffi's errno save costs a
+ * pthread_getspecific and two calls per syscall. The calls go through syscall(2), which is not a cancellation
+ * point: glibc's recv(), writev(), open() and close() switch asynchronous cancellation on and off around the
+ * system call in every multi-threaded process, and a JVM is one.
  * errno is read in the same C function that made the call, so nothing can change it in between.
  */
 #include <errno.h>
