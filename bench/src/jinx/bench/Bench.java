@@ -20,9 +20,10 @@ public final class Bench {
 
     /** How long a server's processes are left, at most, to finish what a warm-up started (its JIT compilers). */
     private static final long QUIESCE_MS = 8000;
-    /** A --quick warm-up ends after a 1 s run in which the JIT compilers used at most this many ticks. */
-    private static final long QUICK_COMPILER_TICKS = 2;
+    /** A warm-up ends after a 1 s run in which the JIT compilers used at most this many ticks. */
+    private static final long REST_TICKS = 2;
     private static final int QUICK_WARMUP_RUNS = 6;
+    private static final int MORE_WARMUP_RUNS = 20;
     /** HotSpot's arena chunk pool cleaner's period and the native heap trim's, with a margin. */
     private static final long CHUNK_POOL_MS = 6500;
 
@@ -210,31 +211,30 @@ public final class Bench {
     }
 
     /**
-     * The warm-up of one server before a scenario's rounds. A full run gives each server {@code seconds} of load:
-     * ten by default, well past the few seconds a fresh worker JVM's compilers need. A --quick run cannot spend
-     * that on every scenario, so there the warm-up is 1 s runs until one run in which the server's JIT compiler
-     * threads used at most {@link #QUICK_COMPILER_TICKS} ticks: at once for nginx, after four to six runs for a
-     * fresh Jinx worker, sooner for a worker already warm from the set's earlier scenarios; at most {@link
-     * #QUICK_WARMUP_RUNS}. Either way it ends with the server quiet: its compilers finish what the load queued,
-     * and CPU counted in the rounds is meant to be the requests'.
+     * The warm-up of one server before a scenario's rounds: {@code seconds} of load (none in --quick mode), then
+     * 1 s runs until one in which the server's JIT compiler threads used at most {@link #REST_TICKS} ticks, at
+     * most {@link #QUICK_WARMUP_RUNS} runs in --quick mode and {@link #MORE_WARMUP_RUNS} after a full run's
+     * warm-up: one run for nginx, four to six for a fresh Jinx worker, one or two for a worker warm from the set's
+     * earlier scenarios; with two workers, which share the load, a full run's 10 s left them compiling for another
+     * 10-15 s. Then it waits for the server to be quiet: CPU counted in the rounds is meant to be the requests'.
      */
     private void warm(Scenario s, Server server, List<String> headers, int seconds) throws Exception {
         if (!quick) {
             Wrk.run(url(s, server), s.threads(), s.connections(), seconds, headers);
-        } else {
-            List<Integer> pids = server.pids();
-            StringBuilder trace = new StringBuilder();
-            for (int run = 0; run < QUICK_WARMUP_RUNS; run++) {
-                long c0 = Proc.compilerTicks(pids);
-                Wrk.Result r = Wrk.run(url(s, server), s.threads(), s.connections(), 1, headers);
-                long compiled = Proc.compilerTicks(pids) - c0;
-                trace.append(String.format(" %.0f/%d", r.rps(), compiled));
-                if (compiled <= QUICK_COMPILER_TICKS) {
-                    break;
-                }
-            }
-            log(String.format("  %-5s warm-up (req/s / compiler ticks):%s", server.kind.label, trace));
         }
+        List<Integer> pids = server.pids();
+        StringBuilder trace = new StringBuilder();
+        int runs = quick ? QUICK_WARMUP_RUNS : MORE_WARMUP_RUNS;
+        for (int run = 0; run < runs; run++) {
+            long c0 = Proc.compilerTicks(pids);
+            Wrk.Result r = Wrk.run(url(s, server), s.threads(), s.connections(), 1, headers);
+            long compiled = Proc.compilerTicks(pids) - c0;
+            trace.append(String.format(" %.0f/%d", r.rps(), compiled));
+            if (compiled <= REST_TICKS) {
+                break;
+            }
+        }
+        log(String.format("  %-5s warm-up, then 1 s runs (req/s / compiler ticks):%s", server.kind.label, trace));
         quiesce(server);
     }
 
