@@ -21,13 +21,18 @@ final class Proc {
     /** User and system ticks of one process, or zeros when it is gone. */
     static long[] ticks(int pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Integer.toString(pid), "stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // f[0] is field 3 (state): utime is field 14, stime field 15
-            return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
+            return ticks(Path.of("/proc", Integer.toString(pid), "stat"));
         } catch (IOException | RuntimeException e) {
             return new long[2];
         }
+    }
+
+    /** User and system ticks from a process's or a thread's {@code stat} file. */
+    private static long[] ticks(Path statFile) throws IOException {
+        String stat = Files.readString(statFile);
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // f[0] is field 3 (state): utime is field 14, stime field 15
+        return new long[] {Long.parseLong(f[11]), Long.parseLong(f[12])};
     }
 
     /**
@@ -41,9 +46,8 @@ final class Proc {
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
                 for (Path task : tasks) {
                     if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
-                        String stat = Files.readString(task.resolve("stat"));
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                        long[] t = ticks(task.resolve("stat"));
+                        sum += t[0] + t[1];
                     }
                 }
             } catch (IOException | RuntimeException e) {
