@@ -1,10 +1,10 @@
 /*
- * libjinxio: the hot-path calls of the loop (recv, send, writev, sendfile, and a static file's open, fstat and
- * close), each returning -errno on failure instead of setting errno, as Netty's JNI transport does. jnr-ffi then
- * calls them without saving errno (the binding is loaded with IgnoreError): jffi's errno save costs a
+ * libjinxio: the hot-path calls of the loop (epoll_wait, recv, send, writev, sendfile, and a static file's open,
+ * fstat and close), each returning -errno on failure instead of setting errno, as Netty's JNI transport does.
+ * jnr-ffi then calls them without saving errno (the binding is loaded with IgnoreError): jffi's errno save costs a
  * pthread_getspecific and two calls per syscall. The calls go through syscall(2), which is not a cancellation
- * point: glibc's recv(), writev(), open() and close() switch asynchronous cancellation on and off around the
- * system call in every multi-threaded process, and a JVM is one.
+ * point: glibc's epoll_wait(), recv(), writev(), open() and close() switch asynchronous cancellation on and off
+ * around the system call in every multi-threaded process, and a JVM is one.
  * errno is read in the same C function that made the call, so nothing can change it in between.
  */
 #include <errno.h>
@@ -96,4 +96,18 @@ int jinx_close(int fd)
 {
     long n = syscall(SYS_close, fd);
     return n < 0 ? -errno : 0;
+}
+
+/*
+ * epoll_wait(2), for the epoll module's binding. aarch64 has only epoll_pwait, which without a signal mask is the
+ * same call (the kernel reads the mask's size only with a mask).
+ */
+int jinx_epoll_wait(int epfd, void *events, int maxevents, int timeout)
+{
+#ifdef SYS_epoll_wait
+    long n = syscall(SYS_epoll_wait, epfd, events, maxevents, timeout);
+#else
+    long n = syscall(SYS_epoll_pwait, epfd, events, maxevents, timeout, NULL, sizeof(unsigned long));
+#endif
+    return n < 0 ? -errno : (int) n;
 }

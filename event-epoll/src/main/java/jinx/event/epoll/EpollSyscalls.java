@@ -2,6 +2,7 @@ package jinx.event.epoll;
 
 import jinx.event.epoll.bind.EpollLibrary;
 import jinx.event.epoll.bind.LibEpoll;
+import jinx.event.epoll.bind.LibEpollIo;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
 import jinx.kernel.os.Errors;
@@ -18,6 +19,7 @@ import jinx.kernel.os.NativeIoException;
 final class EpollSyscalls {
 
     private static final LibEpoll EPOLL = EpollLibrary.EPOLL;
+    private static final LibEpollIo IO = EpollLibrary.IO;
     private static final int EINTR = Errors.EINTR;
 
     private EpollSyscalls() {
@@ -76,7 +78,18 @@ final class EpollSyscalls {
      * @throws NativeIoException {@code epoll_wait() failed (9: Bad file descriptor)} for any other errno
      */
     static int wait(int ep, long events, int maxevents, int timeout, ErrorLog log) throws NativeIoException {
-        int n = EPOLL.epoll_wait(ep, events, maxevents, timeout);
+        return wait(IO, ep, events, maxevents, timeout, log);
+    }
+
+    /** {@link #wait} through libjinxio's binding, or libc's when {@code io} is null. */
+    static int wait(LibEpollIo io, int ep, long events, int maxevents, int timeout, ErrorLog log)
+        throws NativeIoException {
+        int n;
+        if (io != null) {
+            n = io.epoll_wait(ep, events, maxevents, timeout);
+        } else {
+            n = EPOLL.epoll_wait(ep, events, maxevents, timeout);
+        }
         if (n > 0) {
             return n;
         }
@@ -86,7 +99,7 @@ final class EpollSyscalls {
             }
             return 0;
         }
-        int errno = EpollLibrary.lastError();
+        int errno = io != null ? -n : EpollLibrary.lastError();
         if (errno == EINTR) {
             log.log(LogLevel.INFO, "epoll_wait() failed (" + errno + ": " + Errors.text(errno) + ")");
             return 0;

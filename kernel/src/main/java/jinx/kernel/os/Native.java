@@ -38,6 +38,14 @@ final class Native {
 
     /** Loads libjinxio from the first directory of {@code path} that has it, or returns null. */
     static LibJinxIo loadIo(String path) {
+        return loadIo(LibJinxIo.class, path);
+    }
+
+    /**
+     * Binds {@code binding} to libjinxio, each method to the symbol {@code jinx_} + its name, from the first
+     * directory of {@code path} that has the library; null where none has it, or the library lacks a symbol.
+     */
+    static <T> T loadIo(Class<T> binding, String path) {
         if (path == null) {
             return null;
         }
@@ -46,7 +54,7 @@ final class Native {
                 continue;
             }
             try {
-                return LibraryLoader.create(LibJinxIo.class)
+                return LibraryLoader.create(binding)
                     .option(LibraryOption.FunctionMapper, (FunctionMapper) (name, context) -> "jinx_" + name)
                     .search(dir)
                     .failImmediately()

@@ -1,5 +1,6 @@
 package jinx.event.epoll.bind;
 
+import jinx.kernel.os.JinxIoLibrary;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
 
@@ -14,6 +15,9 @@ public final class EpollLibrary {
 
     /** libc's epoll calls. */
     public static final LibEpoll EPOLL = LibraryLoader.create(LibEpoll.class).failImmediately().load("c");
+
+    /** libjinxio's {@code epoll_wait}, without errno saving; null where the library is not found. */
+    public static final LibEpollIo IO = JinxIoLibrary.load(LibEpollIo.class);
 
     private static final Runtime RUNTIME = Runtime.getRuntime(EPOLL);
 
