@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import jinx.http.HttpHeaders;
+import jinx.http.HttpRequest;
 import jinx.kernel.Rc;
 
 /**
@@ -17,6 +18,9 @@ import jinx.kernel.Rc;
  * code maps them to 400, 405 (none here), 505 and so on as {@code ngx_http_request.c} does.
  */
 public final class HttpParser {
+
+    /** The length of {@code HTTP/1.1}: a protocol this long at version 1.1 or 1.0 is that constant. */
+    private static final int PROTOCOL_LENGTH = 8;
 
     /** The empty line ending the header: nginx's {@code NGX_HTTP_PARSE_HEADER_DONE}. */
     public static final int PARSE_HEADER_DONE = 1;
@@ -260,7 +264,9 @@ public final class HttpParser {
      * @return the method
      */
     public static String methodName(HttpParseState r, ByteBuffer b) {
-        return string(b, r.requestStart, r.methodEnd + 1);
+        // a known method's bit stands for exactly its bytes: its constant name spares hashing them (GET comes first)
+        String known = r.method == HttpRequest.GET ? "GET" : Methods.name(r.method);
+        return known != null ? known : string(b, r.requestStart, r.methodEnd + 1);
     }
 
     /**
@@ -283,7 +289,19 @@ public final class HttpParser {
      * @return the protocol
      */
     public static String httpProtocol(HttpParseState r, ByteBuffer b) {
-        return r.httpProtocolStart == HttpParseState.NONE ? "" : string(b, r.httpProtocolStart, r.requestEnd);
+        if (r.httpProtocolStart == HttpParseState.NONE) {
+            return "";
+        }
+        // eight bytes the parser read as HTTP/<major>.<minor> can only be HTTP/1.1 or HTTP/1.0 at these versions
+        if (r.requestEnd - r.httpProtocolStart == PROTOCOL_LENGTH) {
+            if (r.httpVersion == HttpRequest.VERSION_11) {
+                return "HTTP/1.1";
+            }
+            if (r.httpVersion == HttpRequest.VERSION_10) {
+                return "HTTP/1.0";
+            }
+        }
+        return string(b, r.httpProtocolStart, r.requestEnd);
     }
 
     /**

@@ -63,6 +63,21 @@ final class Methods {
         return HttpRequest.UNKNOWN;
     }
 
+    /**
+     * Returns the name of a method's bit: the bytes {@link #bit} matched, so the request's own method name.
+     *
+     * @param bit a bit {@link #bit} returned
+     * @return the name, or null for {@link HttpRequest#UNKNOWN}
+     */
+    static String name(int bit) {
+        for (int i = 0; i < BITS.length; i++) {
+            if (BITS[i] == bit) {
+                return NAMES[i];
+            }
+        }
+        return null;
+    }
+
     private static boolean equals(ByteBuffer b, int m, byte[] name) {
         for (int i = 0; i < name.length; i++) {
             if (at(b, m + i) != name[i]) {

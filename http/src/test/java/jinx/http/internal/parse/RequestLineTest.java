@@ -201,6 +201,34 @@ class RequestLineTest {
     }
 
     @Test
+    void theProtocolIsTheBytesSent() {
+        // HTTP/1.1 and HTTP/1.0 come back as constants, every other spelling from the bytes
+        Map<String, String> protocols = Map.of(
+            "GET / HTTP/1.1\r\n", "HTTP/1.1",
+            "GET / HTTP/1.0\r\n", "HTTP/1.0",
+            "GET / HTTP/1.01\r\n", "HTTP/1.01",
+            "GET / HTTP/1.10\r\n", "HTTP/1.10",
+            "GET / HTTP/1.9\r\n", "HTTP/1.9",
+            "GET / HTTP/1.1  \r\n", "HTTP/1.1  ",
+            "GET /\r\n", "");
+        for (Map.Entry<String, String> e : protocols.entrySet()) {
+            HttpParseState r = new HttpParseState();
+            ByteBuffer b = direct(e.getKey());
+            assertEquals(Rc.OK, whole(r, b, HttpParser::parseRequestLine), e.getKey());
+            assertEquals(e.getValue(), HttpParser.httpProtocol(r, b), e.getKey());
+        }
+    }
+
+    @Test
+    void anUnknownMethodIsItsBytes() {
+        HttpParseState r = new HttpParseState();
+        ByteBuffer b = direct("GETS / HTTP/1.1\r\n");
+        assertEquals(Rc.OK, whole(r, b, HttpParser::parseRequestLine));
+        assertEquals(HttpRequest.UNKNOWN, r.method);
+        assertEquals("GETS", HttpParser.methodName(r, b));
+    }
+
+    @Test
     void incompleteLinesAnswerAgainAndKeepTheirState() {
         HttpParseState r = new HttpParseState();
         ByteBuffer b = direct("GET /a/b?c HTTP/1.1\r\nHost: x\r\n\r\n");
