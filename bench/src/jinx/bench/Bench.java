@@ -51,7 +51,6 @@ public final class Bench {
     private Bench(Path home, long clkTck) {
         this.home = home;
         this.clkTck = clkTck;
-        this.out = home.resolve("bench/results");
     }
 
     /** Runs the benchmark. */
@@ -78,6 +77,11 @@ public final class Bench {
                 case "--out" -> b.out = Path.of(args[++i]).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
+        }
+        if (b.out == null) {
+            // bench/results holds the committed full run: a check of a change writes beside the build instead
+            boolean partial = b.quick || !b.only.isEmpty();
+            b.out = b.home.resolve(partial ? "bench/target/results" : "bench/results");
         }
         b.run();
     }
