@@ -264,8 +264,8 @@ public final class HttpParser {
      * @return the method
      */
     public static String methodName(HttpParseState r, ByteBuffer b) {
-        // a known method's bit stands for exactly its bytes: its constant name spares hashing them (GET comes first)
-        String known = r.method == HttpRequest.GET ? "GET" : Methods.name(r.method);
+        // a known method's bit stands for exactly its bytes: its constant name spares hashing them
+        String known = Methods.name(r.method);
         return known != null ? known : string(b, r.requestStart, r.methodEnd + 1);
     }
 
