@@ -9,6 +9,12 @@ package jinx.kernel.os;
  */
 public final class JinxIoLibrary {
 
+    /**
+     * The system property naming the directories of jffi's native library, where libjinxio is looked for too; the
+     * master passes it on to every worker it starts.
+     */
+    public static final String LIBRARY_PATH = "jffi.boot.library.path";
+
     private JinxIoLibrary() {
     }
 
@@ -22,6 +28,6 @@ public final class JinxIoLibrary {
      * @return the binding, or null where the library is not found or lacks a symbol: the caller calls libc then
      */
     public static <T> T load(Class<T> binding) {
-        return Native.loadIo(binding, System.getProperty("jffi.boot.library.path"));
+        return Native.loadIo(binding, System.getProperty(LIBRARY_PATH));
     }
 }

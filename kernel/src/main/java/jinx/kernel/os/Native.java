@@ -31,7 +31,7 @@ final class Native {
      * libjinxio's hot calls, without errno saving, when the library is beside jffi's (bin/jinx and distributions
      * point {@code jffi.boot.library.path} at it); null where it is not, and the facades call {@link #C}.
      */
-    static final LibJinxIo IO = loadIo(System.getProperty("jffi.boot.library.path"));
+    static final LibJinxIo IO = loadIo(System.getProperty(JinxIoLibrary.LIBRARY_PATH));
 
     private Native() {
     }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jinx.kernel.os.JinxIoLibrary;
 import jinx.kernel.os.Processes;
 
 /**
@@ -41,7 +42,7 @@ public final class WorkerCommand {
     static final String CDS_PROPERTY = "jinx.cds";
 
     /** The property naming the directory of jffi's native library. */
-    static final String JFFI_PATH = "jffi.boot.library.path";
+    static final String JFFI_PATH = JinxIoLibrary.LIBRARY_PATH;
 
     /** What the JVM needs from the master's environment, kept whatever {@code env} says. */
     static final List<String> JVM_ENV = List.of("JAVA_HOME", "LD_LIBRARY_PATH", "LANG", "LC_ALL", "LC_CTYPE");
