@@ -14,7 +14,7 @@ import java.util.Random;
  * The benchmark: for each set of scenarios, nginx and Jinx with the same configuration, each on a free port of
  * 127.0.0.1, a warm-up run each, then alternating rounds; the figures go to {@link Report}. Usage:
  * {@code Bench <jinx home> <clk_tck> [--quick] [--rounds N] [--duration S] [--warmup S] [--only a,b]
- * [--access-log] [--idle N] [--out DIR]}.
+ * [--access-log] [--idle N] [--profile] [--out DIR]}.
  */
 public final class Bench {
 
@@ -24,6 +24,8 @@ public final class Bench {
     private static final long REST_TICKS = 2;
     private static final int QUICK_WARMUP_RUNS = 6;
     private static final int MORE_WARMUP_RUNS = 20;
+    /** How long perf samples a server at least (--profile): 5 s, about 20,000 samples of a busy core. */
+    private static final int PROFILE_SECONDS = 5;
     /** HotSpot's arena chunk pool cleaner's period and the native heap trim's, with a margin. */
     private static final long CHUNK_POOL_MS = 6500;
 
@@ -41,6 +43,9 @@ public final class Bench {
     private int idleConnections = 10_000;
     private boolean accessLog;
     private boolean quick;
+    /** Whether each load scenario ends with a perf profile of each server ({@link Profile}). */
+    private boolean profile;
+    private final List<Profile> profiles = new ArrayList<>();
     /** What reload-warm adds to Jinx's configuration. */
     static final String WARM_UP = "worker_warmup 3s;\n";
     private List<String> only = List.of();
@@ -74,8 +79,16 @@ public final class Bench {
                 case "--idle" -> b.idleConnections = Integer.parseInt(args[++i]);
                 case "--only" -> b.only = List.of(args[++i].split(","));
                 case "--access-log" -> b.accessLog = true;
+                case "--profile" -> b.profile = true;
                 case "--out" -> b.out = Path.of(args[++i]).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (b.profile) {
+            String why = Profile.unavailable();
+            if (why != null) {
+                System.err.println("bench: --profile: " + why);
+                System.exit(1);
             }
         }
         if (b.out == null) {
@@ -134,6 +147,11 @@ public final class Bench {
         String warming = quick ? "warm-up until the compilers rest" : "warm-up " + warmup + " s";
         report.write(out, String.format("%s; rounds %d x %d s, %s, %.1f min", quick ? "--quick" : "full", rounds,
             duration, warming, minutes));
+        if (!profiles.isEmpty()) {
+            String md = Profile.markdown(profiles);
+            System.out.print(md);
+            Files.writeString(out.resolve("profile.md"), md);
+        }
         log("results in " + out);
         deleteTree(tmp);
     }
@@ -212,6 +230,15 @@ public final class Bench {
             f[i].pssMb = pair[i].pssPerWorkerKb() / 1024.0;
         }
         results.put(s.name(), f);
+        if (profile) {
+            for (int i = 0; i < 2; i++) {
+                Profile p = Profile.record(s.name(), pair[i], url(s, pair[i]), s, headers.get(i),
+                    Math.max(duration, PROFILE_SECONDS), home.resolve("bench/target/perf"));
+                log(String.format("  %-5s profiled: %.2f us of CPU per request, %.2f in the server's code",
+                    pair[i].kind.label, p.usPerRequest, p.places.get("server code")));
+                profiles.add(p);
+            }
+        }
     }
 
     /**
