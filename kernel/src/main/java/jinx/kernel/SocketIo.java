@@ -75,9 +75,10 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
         this.epollRdhup = (methodFlags & EventActions.USE_EPOLL_EVENT) != 0;
         this.greedy = (methodFlags & EventActions.USE_GREEDY_EVENT) != 0;
         this.iovs = memory.allocate((long) IOV_MAX * SIZEOF_IOVEC);
-        long scratch = memory.allocate(16);
+        // a file's offset and, for sendvFile, its count (two off_t), then setsockopt's value
+        long scratch = memory.allocate(2L * SIZEOF_OFF_T + 8);
         this.offset = scratch;
-        this.optval = scratch + 8;
+        this.optval = scratch + 2L * SIZEOF_OFF_T;
     }
 
     /**
@@ -241,17 +242,26 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
             }
             send += iovSize;
             long n;
-            if (iovCount == 0 && cl != null && cl.buf.inFile && send < limit) {
-                long fileSize = coalescedFileSize(cl, limit - send);
+            long fileSize = 0;
+            if (cl != null && cl.buf.inFile && send < limit) {
+                fileSize = coalescedFileSize(cl, limit - send);
                 if (fileSize == 0) {
                     log(c, LogLevel.ALERT, "zero size file buf in output chain \"" + cl.buf.fileName + "\"");
                     return CHAIN_ERROR;
                 }
+            }
+            if (fileSize == 0) {
+                n = writev(c, false);
+            } else if (iovCount == 0) {
                 send += fileSize;
                 n = sendfile(c, cl.buf, fileSize);
             } else {
-                // a header before a file: one TCP segment with the file's first bytes, not one of its own
-                n = writev(c, cl != null && cl.buf.inFile && send < limit);
+                // a header before a file, in one call: one TCP segment with the file's first bytes, not one of
+                // its own; when the file's bytes did not go, sendfile by itself says why in the next turn
+                n = writevFile(c, cl.buf, fileSize);
+                if (n > iovSize) {
+                    send += fileSize;
+                }
             }
             if (n == Rc.ERROR) {
                 return CHAIN_ERROR;
@@ -329,6 +339,22 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
         }
         try {
             return Syscalls.sendv(c.fd(), iovs, iovCount, more);
+        } catch (NativeIoException e) {
+            c.write.error = true;
+            return connectionError(c, e);
+        }
+    }
+
+    /**
+     * The gathered array with {@code MSG_MORE}, then {@code file}'s bytes from its position, at most {@code size},
+     * in one native call ({@link Syscalls#sendvFile}): the bytes of both sent, the array's alone when the file's
+     * did not go, or {@link Rc#AGAIN}.
+     */
+    private long writevFile(Connection c, Buf file, long size) {
+        NativeMemory.putUnsigned(offset, SIZEOF_OFF_T, file.filePos);
+        NativeMemory.putUnsigned(offset + SIZEOF_OFF_T, SIZEOF_OFF_T, size);
+        try {
+            return Syscalls.sendvFile(c.fd(), iovs, iovCount, file.fileFd, offset);
         } catch (NativeIoException e) {
             c.write.error = true;
             return connectionError(c, e);

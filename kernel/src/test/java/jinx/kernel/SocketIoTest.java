@@ -605,6 +605,51 @@ class SocketIoTest {
     }
 
     @Test
+    void aHeaderBeforeATruncatedFileGoesAndTheFileIsAnAlert(@TempDir Path dir) throws IOException {
+        open(EPOLL_FLAGS);
+        int fd = tempFile(dir, "short".getBytes(StandardCharsets.ISO_8859_1));
+        BufChain in = new BufChain(Buf.of(direct("<head>")), BufChain.of(fileBuf(fd, 5, 100)));
+        assertSame(SocketIo.CHAIN_ERROR, io.sendChain(c, in, 0));
+        assertEquals("<head>", new String(peerDrain(), StandardCharsets.ISO_8859_1));
+        assertEquals(6, c.sent);
+        assertTrue(logText().contains("sendfile() reported that \"/tmp/f\" was truncated at 5"), logText());
+    }
+
+    @Test
+    void aHeaderBeforeAFileWaitsForAFullSocketAndThenGoesWithIt(@TempDir Path dir) throws IOException {
+        open(EPOLL_FLAGS);
+        int fd = tempFile(dir, "0123456789".getBytes(StandardCharsets.ISO_8859_1));
+        String block = "x".repeat(1 << 16);
+        BufChain big = BufChain.of(Buf.of(direct(block)));
+        for (int i = 0; i < 1000 && c.write.ready; i++) {
+            big = io.sendChain(c, big, 0);
+            if (big == null) {
+                big = BufChain.of(Buf.of(direct(block)));
+            }
+        }
+        assertFalse(c.write.ready, "the socket filled");
+        long full = c.sent;
+        c.write.ready = true;
+        Buf file = fileBuf(fd, 0, 10);
+        BufChain in = new BufChain(Buf.of(direct("<head>")), BufChain.of(file));
+        assertSame(in, io.sendChain(c, in, 0), "nothing went");
+        assertFalse(c.write.ready);
+        assertEquals(full, c.sent);
+        assertEquals(0, file.filePos);
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        for (int i = 0; i < 1000 && got.size() < full; i++) {
+            got.writeBytes(peerDrain());
+        }
+        c.write.ready = true;
+        assertNull(io.sendChain(c, in, 0));
+        assertEquals(10, file.filePos);
+        assertEquals(full + 16, c.sent);
+        String tail = new String(peerDrain(), StandardCharsets.ISO_8859_1);
+        assertTrue(got.size() + tail.length() >= full + 16, got.size() + " + " + tail.length());
+        assertTrue((new String(got.toByteArray(), StandardCharsets.ISO_8859_1) + tail).endsWith("<head>0123456789"));
+    }
+
+    @Test
     void updateSentConsumesAcrossBuffers() {
         Buf a = Buf.of(ByteBuffer.allocateDirect(4));
         Buf flag = new Buf();

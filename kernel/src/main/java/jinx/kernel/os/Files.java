@@ -26,6 +26,8 @@ public final class Files {
     private static final int SIZEOF_ST_MTIM_SEC = Platform.probe("SIZEOF_STAT_MTIM_SEC");
     private static final int ST_MTIM_NSEC = Platform.probe("OFFSETOF_STAT_MTIM_NSEC");
     private static final int SIZEOF_ST_MTIM_NSEC = Platform.probe("SIZEOF_STAT_MTIM_NSEC");
+    /** jinx_open_stat's mark on {@code -errno} when fstat failed rather than open (jinxio.c). */
+    private static final int FSTAT_FAILED = 0x10000;
 
     private Files() {
     }
@@ -81,6 +83,48 @@ public final class Files {
             int errno = io != null ? -fd : Errors.last();
             if (errno != Errors.EINTR) {
                 throw Errors.failure("open() \"" + path + "\"", errno);
+            }
+        }
+    }
+
+    /**
+     * Opens a file and fills the caller's {@code struct stat} for it, in one call through libjinxio (two without
+     * it): the hot form of {@link #open(String, int, int, long, int)} and {@link #fstatRaw}, for a static file. The
+     * path is written into the caller's memory first; a longer path takes the separate calls.
+     *
+     * @param path the path
+     * @param flags {@link Platform#O_RDONLY} | {@link Platform#O_CLOEXEC} ...
+     * @param buf the address of the caller's memory for the path
+     * @param size its size in bytes
+     * @param statBuf the address of {@link Platform#SIZEOF_STAT} bytes of the caller's memory
+     * @return the descriptor
+     * @throws NativeIoException {@code open() "/path" failed (...)}, or {@code fstat() failed (...)} with the
+     *     descriptor closed again
+     */
+    public static int openStat(String path, int flags, long buf, int size, long statBuf) throws NativeIoException {
+        LibJinxIo io = Native.IO;
+        byte[] p = cString(path);
+        if (io == null || p.length > size) {
+            int fd = io == null ? open(path, flags, 0, buf, size) : open(path, flags, 0);
+            try {
+                fstatRaw(fd, statBuf);
+            } catch (NativeIoException e) {
+                Native.C.close(fd);
+                throw e;
+            }
+            return fd;
+        }
+        NativeMemory.put(buf, p, 0, p.length);
+        for (;;) {
+            int fd = io.open_stat(buf, flags, 0, statBuf);
+            if (fd >= 0) {
+                return fd;
+            }
+            if ((-fd & FSTAT_FAILED) != 0) {
+                throw Errors.failure("fstat()", -fd & ~FSTAT_FAILED);
+            }
+            if (-fd != Errors.EINTR) {
+                throw Errors.failure("open() \"" + path + "\"", -fd);
             }
         }
     }

@@ -75,6 +75,23 @@ public interface LibJinxIo {
     @ssize_t long sendfile(int outFd, int inFd, @intptr_t long offset, @size_t long count);
 
     /**
+     * {@code long jinx_sendv_file(int fd, const struct iovec *iov, int iovcnt, int in_fd, off_t *part);}:
+     * {@link #sendv} with {@code MSG_MORE | MSG_NOSIGNAL}, then, once the whole array went, {@link #sendfile} from
+     * {@code part[0]} (advanced), {@code part[1]} bytes at most: a header and its file in one call. Five
+     * arguments: jnr-ffi 2.2.17's fast invokers pass a sixth wrongly.
+     *
+     * @param fd the socket
+     * @param iov the array's address
+     * @param iovcnt its length
+     * @param inFd the file
+     * @param part the address of two {@code off_t}: the file's offset and its bytes to send at most
+     * @return bytes of both sent; the array's alone when the file's call failed or sent nothing; {@code -errno}
+     *     when the array's failed
+     */
+    @IgnoreError
+    @ssize_t long sendv_file(int fd, @intptr_t long iov, int iovcnt, int inFd, @intptr_t long part);
+
+    /**
      * {@code int jinx_open(const char *path, int flags, int mode);}: {@code openat(AT_FDCWD, ...)}.
      *
      * @param path the address of the NUL-terminated path
@@ -94,6 +111,20 @@ public interface LibJinxIo {
      */
     @IgnoreError
     int fstat(int fd, @intptr_t long buf);
+
+    /**
+     * {@code int jinx_open_stat(const char *path, int flags, int mode, struct stat *buf);}: {@link #open}, then
+     * {@link #fstat} of what it opened.
+     *
+     * @param path the address of the NUL-terminated path
+     * @param flags the flags
+     * @param mode permissions of a file it creates
+     * @param buf the address of the caller's {@code struct stat}
+     * @return the descriptor; {@code -errno} when open failed; {@code -(0x10000 | errno)} when fstat failed (the
+     *     descriptor closed)
+     */
+    @IgnoreError
+    int open_stat(@intptr_t long path, int flags, int mode, @intptr_t long buf);
 
     /**
      * {@code int jinx_close(int fd);}

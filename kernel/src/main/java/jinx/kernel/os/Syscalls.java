@@ -304,6 +304,38 @@ public final class Syscalls {
     }
 
     /**
+     * A header and the file after it in one call: {@link #sendv} of the array with {@code MSG_MORE}, then, once
+     * all of it went, {@link #sendfile}. When the file's bytes did not go (a full socket, an error, a file cut
+     * short), the array's bytes alone are returned: the caller learns why from {@link #sendfile} by itself. Without
+     * libjinxio it is {@link #sendv} of the array alone. Failures of the array's call read {@code writev() failed}.
+     *
+     * @param fd the socket
+     * @param iov the array's address
+     * @param iovcnt its length
+     * @param in the file
+     * @param part the address of the caller's two {@code off_t} ({@link Platform#SIZEOF_OFF_T} bytes each): the
+     *     file offset, advanced by the kernel, and the file's bytes to send at most
+     * @return bytes sent of both, or {@link Rc#AGAIN} when the socket took none
+     * @throws NativeIoException {@code writev() failed (...)}
+     */
+    public static long sendvFile(int fd, long iov, int iovcnt, int in, long part) throws NativeIoException {
+        LibJinxIo io = Native.IO;
+        if (io == null) {
+            return writev(fd, iov, iovcnt);
+        }
+        for (;;) {
+            long n = io.sendv_file(fd, iov, iovcnt, in, part);
+            if (n >= 0) {
+                return n;
+            }
+            int errno = (int) -n;
+            if (errno != EINTR) {
+                return Errors.again("writev()", errno);
+            }
+        }
+    }
+
+    /**
      * Sends a file's bytes to a socket: {@code sendfile(out, in, offset, count)}.
      *
      * @param out the socket

@@ -143,6 +143,107 @@ class JinxIoTest {
         Fds.assertBackTo(baseline);
     }
 
+    @Test
+    void everyCallTakesFiveArgumentsAtMost() {
+        // jnr-ffi 2.2.17's fast invokers (all-primitive signatures) pass a sixth argument wrongly: measured with
+        // long f(int, long, int, int, long, long), whose f arrived as an address; a seventh allocates per call
+        for (java.lang.reflect.Method m : LibJinxIo.class.getMethods()) {
+            assertTrue(m.getParameterCount() <= 5, m.getName() + " takes " + m.getParameterCount());
+        }
+    }
+
+    @Test
+    void openStatOpensAndStatsInOneCallOrSaysWhichFailed(@TempDir Path dir) throws Exception {
+        assumeTrue(Syscalls.hotCallsThroughJinxIo());
+        Map<String, String> baseline = Fds.baseline();
+        Path file = dir.resolve("f.bin");
+        java.nio.file.Files.write(file, new byte[777]);
+        long mtime = java.nio.file.Files.getLastModifiedTime(file).toMillis() / 1000;
+        int flags = Platform.O_RDONLY | Platform.O_CLOEXEC;
+        try (NativeMemory mem = new NativeMemory()) {
+            long pathBuf = mem.allocate(4096);
+            long statBuf = mem.allocate(Platform.SIZEOF_STAT);
+            int fd = Files.openStat(file.toString(), flags, pathBuf, 4096, statBuf);
+            try {
+                assertEquals(777, Files.statSize(statBuf));
+                assertEquals(mtime, Files.statMtimeSec(statBuf));
+                assertEquals(Platform.S_IFREG, Files.statMode(statBuf) & Platform.S_IFMT);
+                assertEquals(777, Files.fstat(fd).size(), "the descriptor is the file's");
+            } finally {
+                Syscalls.close(fd);
+            }
+            // a path longer than the caller's memory: the separate calls, the same answer
+            int small = Files.openStat(file.toString(), flags, pathBuf, 4, statBuf);
+            try {
+                assertEquals(777, Files.statSize(statBuf));
+            } finally {
+                Syscalls.close(small);
+            }
+            int d = Files.openStat(dir.toString(), flags, pathBuf, 4096, statBuf);
+            try {
+                assertEquals(Platform.S_IFDIR, Files.statMode(statBuf) & Platform.S_IFMT);
+            } finally {
+                Syscalls.close(d);
+            }
+            NativeIoException missing = assertThrows(NativeIoException.class,
+                () -> Files.openStat(dir.resolve("none").toString(), flags, pathBuf, 4096, statBuf));
+            assertEquals("open() \"" + dir.resolve("none") + "\" failed (2: No such file or directory)",
+                missing.getMessage());
+            NativeIoException notDir = assertThrows(NativeIoException.class,
+                () -> Files.openStat(file + "/x", flags, pathBuf, 4096, statBuf));
+            assertEquals(Errors.ENOTDIR, notDir.errno());
+        }
+        Fds.assertBackTo(baseline);
+    }
+
+    @Test
+    void sendvFileSendsAHeaderAndItsFileOrTheHeaderAloneWhenTheFileCannotGo(@TempDir Path dir) throws Exception {
+        assumeTrue(Syscalls.hotCallsThroughJinxIo());
+        Map<String, String> baseline = Fds.baseline();
+        Path file = dir.resolve("f.txt");
+        java.nio.file.Files.writeString(file, "0123456789");
+        byte[] head = "HEAD:".getBytes(StandardCharsets.ISO_8859_1);
+        try (NativeMemory mem = new NativeMemory()) {
+            long iov = mem.allocate(16);
+            long data = mem.allocate(64);
+            long offset = mem.allocate(16);
+            long in = mem.allocate(64);
+            NativeMemory.put(data, head, 0, head.length);
+            NativeMemory.putLong(iov, data);
+            NativeMemory.putLong(iov + 8, head.length);
+            int fd = Files.open(file.toString(), Platform.O_RDONLY | Platform.O_CLOEXEC, 0);
+            int[] sv = Sockets.socketpair(Platform.AF_UNIX,
+                                          Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
+            try {
+                NativeMemory.putLong(offset, 2);
+                NativeMemory.putLong(offset + 8, 6);
+                assertEquals(5 + 6, Syscalls.sendvFile(sv[0], iov, 1, fd, offset));
+                assertEquals(11, Sockets.recv(sv[1], in, 64));
+                assertEquals("HEAD:234567", SocketsTest.string(in, 11));
+                assertEquals(8, NativeMemory.getLong(offset), "the kernel moves the offset");
+                // the file ends at the offset (cut short): the header alone, and sendfile by itself says 0
+                NativeMemory.putLong(offset, 10);
+                assertEquals(5, Syscalls.sendvFile(sv[0], iov, 1, fd, offset));
+                assertEquals(0, Syscalls.sendfile(sv[0], fd, offset, 6));
+                // no such file descriptor: the header alone, and sendfile by itself fails
+                assertEquals(5, Syscalls.sendvFile(sv[0], iov, 1, -1, offset));
+                assertEquals(Errors.EBADF, assertThrows(NativeIoException.class,
+                    () -> Syscalls.sendfile(sv[0], -1, offset, 6)).errno());
+                assertEquals(10, Sockets.recv(sv[1], in, 64));
+                assertEquals("HEAD:HEAD:", SocketsTest.string(in, 10));
+                Syscalls.close(sv[1]);
+                NativeIoException pipe = assertThrows(NativeIoException.class,
+                    () -> Syscalls.sendvFile(sv[0], iov, 1, fd, offset));
+                assertEquals("writev()", pipe.call(), "the header's call, named as nginx names it");
+                assertEquals(Errors.EPIPE, pipe.errno());
+            } finally {
+                Syscalls.close(sv[0]);
+                Syscalls.close(fd);
+            }
+        }
+        Fds.assertBackTo(baseline);
+    }
+
     private static void exchange(long buf) throws Exception {
         int[] sv = Sockets.socketpair(Platform.AF_UNIX,
                                       Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);

@@ -130,33 +130,38 @@ final class OpenFile {
 
     private static OpenFile open(OpenFile of, HttpRequest r, String path, boolean keep) {
         int fd;
-        try {
-            fd = of.pathBuf != 0 ? Files.open(path, FLAGS, 0, of.pathBuf, PATH_BUF_SIZE) : Files.open(path, FLAGS, 0);
-        } catch (NativeIoException e) {
-            return of.set(-1, 0, 0, false, false, e.errno(), "open()");
-        } catch (IllegalArgumentException e) {
-            // a NUL byte: no file has such a name (nginx refuses "%00" in the URI before it gets here)
-            return of.set(-1, 0, 0, false, false, Errors.ENOENT, "open()");
-        }
         long size;
         long mtime;
         int mode;
         try {
             if (of.statBuf != 0) {
-                Files.fstatRaw(fd, of.statBuf);
+                // open and fstat in one native call: the loop's hot form
+                fd = Files.openStat(path, FLAGS, of.pathBuf, PATH_BUF_SIZE, of.statBuf);
                 size = Files.statSize(of.statBuf);
                 mtime = Files.statMtimeSec(of.statBuf);
                 mode = Files.statMode(of.statBuf);
             } else {
-                FileStat st = Files.fstat(fd);
+                fd = Files.open(path, FLAGS, 0);
+                FileStat st;
+                try {
+                    st = Files.fstat(fd);
+                } catch (NativeIoException e) {
+                    close(r, fd, path);
+                    throw e;
+                }
                 size = st.size();
                 mtime = st.mtimeSec();
                 mode = st.mode();
             }
         } catch (NativeIoException e) {
+            if (!e.call().equals("fstat()")) {
+                return of.set(-1, 0, 0, false, false, e.errno(), "open()");
+            }
             CoreOutput.log(r, LogLevel.CRIT, e.errno(), "fstat() \"" + path + "\" failed");
-            close(r, fd, path);
             return of.set(-1, 0, 0, false, false, 0, "fstat()");
+        } catch (IllegalArgumentException e) {
+            // a NUL byte: no file has such a name (nginx refuses "%00" in the URI before it gets here)
+            return of.set(-1, 0, 0, false, false, Errors.ENOENT, "open()");
         }
         boolean dir = (mode & Platform.S_IFMT) == Platform.S_IFDIR;
         if (dir || !keep) {
