@@ -56,10 +56,12 @@ public final class WorkerMain {
     }
 
     private static int run(String[] args) throws Exception {
-        int listening = Integer.parseInt(args[1]);
-        String[] zones = args.length > 2 && !args[2].isEmpty() ? args[2].split(",") : new String[0];
+        int nice = Integer.parseInt(args[3]);
         PrintStream err = new PrintStream(System.err, true, StandardCharsets.ISO_8859_1);
         ErrorLog early = ErrorLog.early(err, null);
+        WorkerInit.unboostOtherThreads(nice, early);
+        int listening = Integer.parseInt(args[1]);
+        String[] zones = args.length > 2 && !args[2].isEmpty() ? args[2].split(",") : new String[0];
         ConfSnapshot snapshot = ConfSnapshot.readFrom(MasterProcess.SNAPSHOT_FD);
         int[] fds = new int[listening];
         int slot = Integer.parseInt(args[0]);
@@ -83,7 +85,6 @@ public final class WorkerMain {
         Syscalls.close(MasterProcess.SNAPSHOT_FD);
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         WorkerInit.apply(cycle, slot);
-        int nice = Integer.parseInt(args[3]);
         WorkerInit.allowReturnFromQuiet(core, nice, cycle.log());
         try {
             if (Syscalls.geteuid() == 0 && core.uid >= 0) {

@@ -106,6 +106,27 @@ class WorkerInitTest {
     }
 
     @Test
+    @Timeout(60)
+    void aBoostedWorkerKeepsItsBoostOnlyOnTheThreadThatStartsItsLoop() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux: one nice value per thread");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp", System.getProperty("java.class.path"), UnboostProbe.class.getName())
+            .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            String out = new String(p.getInputStream().readAllBytes()).strip();
+            assertEquals(0, p.waitFor());
+            String[] nices = out.split(" ");
+            int main = Integer.parseInt(nices[0]);
+            assertTrue(nices.length > 5, "the JVM's own threads are there: " + out);
+            for (int i = 1; i < nices.length; i++) {
+                assertEquals(Math.min(19, main + 5), Integer.parseInt(nices[i]), out);
+            }
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
     void aWorkerThatStaysRootCanAlwaysBeQuiet() {
         assumeTrue(WorkerInit.canBeQuiet(), "as root only");
         CoreConf c = new CoreConf();
