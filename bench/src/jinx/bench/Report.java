@@ -35,12 +35,12 @@ final class Report {
     private static final List<Integer> RATIO_COLUMNS = List.of(0, 2, 3, 4, 5, 6, 7, 9);
 
     /**
-     * The last column, on the ratio row only: the median of the rounds' own ratios (each Jinx round against the
-     * nginx round run next to it). The host's speed drifts over minutes by as much as a fifth, for both servers
-     * alike; two rounds run back to back share the drift, so their ratio is steadier than the ratio of the two
-     * medians.
+     * The last columns, on the ratio row only: the median of the rounds' own ratios of requests/s and of user CPU
+     * per request (each Jinx round against the nginx round run next to it). The host's speed drifts over minutes
+     * by as much as a fifth, for both servers alike; two rounds run back to back share the drift, so their ratio
+     * is steadier than the ratio of the two medians.
      */
-    private static final String PAIRED = "req/s ratio by round";
+    private static final List<String> PAIRED = List.of("req/s ratio by round", "user ratio by round");
 
     private final Map<String, Figures[]> results;
     private final List<String> notes;
@@ -64,14 +64,15 @@ final class Report {
                 for (Column c : COLUMNS) {
                     row.add(fmt(c.format(), c.value().apply(f[i])));
                 }
-                row.add("");
+                PAIRED.forEach(p -> row.add(""));
                 rows.add(row);
             }
             List<String> ratio = new ArrayList<>(List.of(e.getKey(), "jinx/nginx"));
             for (int c = 0; c < COLUMNS.size(); c++) {
                 ratio.add(RATIO_COLUMNS.contains(c) ? fmt("%.2f", ratio(e.getValue(), c)) : "");
             }
-            ratio.add(fmt("%.2f", pairedRatio(f)));
+            ratio.add(fmt("%.2f", pairedRatio(f[0].rps, f[1].rps)));
+            ratio.add(fmt("%.2f", pairedRatio(f[0].userUs, f[1].userUs)));
             rows.add(ratio);
         }
         return rows;
@@ -82,11 +83,11 @@ final class Report {
         return v.apply(f[1]) / v.apply(f[0]);
     }
 
-    /** The median of jinx's requests/s over nginx's, round by round; NaN without rounds. */
-    static double pairedRatio(Figures[] f) {
+    /** The median of jinx's figure over nginx's, round by round; NaN without rounds. */
+    static double pairedRatio(List<Double> nginx, List<Double> jinx) {
         List<Double> r = new ArrayList<>();
-        for (int i = 0; i < Math.min(f[0].rps.size(), f[1].rps.size()); i++) {
-            r.add(f[1].rps.get(i) / f[0].rps.get(i));
+        for (int i = 0; i < Math.min(nginx.size(), jinx.size()); i++) {
+            r.add(jinx.get(i) / nginx.get(i));
         }
         return Figures.median(r);
     }
@@ -94,7 +95,7 @@ final class Report {
     private static List<String> headings() {
         List<String> h = new ArrayList<>(List.of("scenario", "server"));
         COLUMNS.forEach(c -> h.add(c.heading()));
-        h.add(PAIRED);
+        h.addAll(PAIRED);
         return h;
     }
 
@@ -134,8 +135,9 @@ final class Report {
             csv.append(String.join(",", row)).append("\n");
         }
         md.append("\nrequests/s: median of the rounds; spread: (max - min) / median of the rounds' requests/s; ")
-            .append("req/s ratio by round: the median over the rounds of Jinx's requests/s over nginx's in the same ")
-            .append("round (the two run back to back, so they share the host's drift); ")
+            .append("req/s and user ratio by round: the median over the rounds of Jinx's requests/s (user CPU per ")
+            .append("request) over nginx's in the same round (the two run back to back, so they share the host's ")
+            .append("drift); ")
             .append("latency: wrk --latency, median of the rounds; CPU: utime and stime of master and workers from ")
             .append("/proc/<pid>/stat over the measured rounds, per request; RSS: VmRSS per worker after the ")
             .append("scenario (idle-10k: while the idle connections are held); PSS: Pss of /proc/<pid>/smaps_rollup ")
