@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Arrays;
 
 import jinx.kernel.Embedded;
@@ -17,7 +19,8 @@ import jinx.kernel.MemoryConnection;
  * whose loop this thread turns, timed with the thread's CPU clock. wrk's figures on this machine swing by 10-30 %
  * with the host; this one repeats within about 1 %, so it tells whether a change to the request path made it
  * cheaper. It includes the in-memory connection's copies and one {@code epoll_wait} per turn, the same for every
- * build. Usage: {@code MicroBench [uri] [rounds] [requests per round]}.
+ * build. Usage: {@code MicroBench [uri] [rounds] [requests per round] [header line...]}, e.g. an
+ * {@code If-Modified-Since} line for the 304.
  */
 public final class MicroBench {
 
@@ -27,7 +30,7 @@ public final class MicroBench {
     /**
      * Runs the rounds and prints ns per request for each, then the median of the second half.
      *
-     * @param args uri, rounds, requests per round
+     * @param args uri, rounds, requests per round, header lines to send with each request
      * @throws Exception when the server cannot start
      */
     public static void main(String[] args) throws Exception {
@@ -39,6 +42,8 @@ public final class MicroBench {
             Files.createDirectories(prefix.resolve(d));
         }
         Files.write(prefix.resolve("html/1k.bin"), new byte[1024]);
+        // a fixed modification time, so that "If-Modified-Since: Thu, 01 Jan 2026 00:00:00 GMT" gets the 304
+        Files.setLastModifiedTime(prefix.resolve("html/1k.bin"), FileTime.from(Instant.parse("2026-01-01T00:00:00Z")));
         Files.writeString(prefix.resolve("conf/jinx.conf"), "daemon off;\nmaster_process off;\n"
             + "error_log logs/error.log notice;\nevents { worker_connections 64; }\n"
             + "http { default_type text/plain; access_log off; sendfile off; keepalive_requests 1000000000;\n"
@@ -47,15 +52,20 @@ public final class MicroBench {
         Embedded server = Embedded.builder(prefix).inMemory().build();
         server.start();
         try {
-            run(server, uri, rounds, perRound);
+            String[] headers = args.length > 3 ? Arrays.copyOfRange(args, 3, args.length) : new String[0];
+            run(server, uri, rounds, perRound, headers);
         } finally {
             server.close();
         }
     }
 
-    private static void run(Embedded server, String uri, int rounds, int perRound) throws IOException {
-        byte[] request = ("GET " + uri + " HTTP/1.1\r\nHost: 127.0.0.1:18080\r\n\r\n")
-            .getBytes(StandardCharsets.ISO_8859_1);
+    private static void run(Embedded server, String uri, int rounds, int perRound, String[] headers)
+            throws IOException {
+        StringBuilder text = new StringBuilder("GET " + uri + " HTTP/1.1\r\nHost: 127.0.0.1:18080\r\n");
+        for (String h : headers) {
+            text.append(h).append("\r\n");
+        }
+        byte[] request = text.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
         MemoryConnection mc = MemoryConnection.accept(server.loop(), server.cycle().listening().get(0), "unix:");
         ByteBuffer response = ByteBuffer.allocate(1 << 16);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
