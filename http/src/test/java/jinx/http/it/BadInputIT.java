@@ -135,6 +135,20 @@ class BadInputIT {
 
     @Test
     @Timeout(30)
+    void thousandsOfShortHeaderLinesAre494SentAs400() throws Exception {
+        // 3,000 lines of 9 bytes fit the large buffers; max_headers (default 1000) refuses them, as nginx does
+        StringBuilder many = new StringBuilder("GET / HTTP/1.1\r\n" + HOST);
+        for (int i = 0; i < 3000; i++) {
+            many.append("X").append(i).append(": 1\r\n");
+        }
+        RawResponse r = refused(many.append("\r\n").toString(), "HTTP/1.1 400 Bad Request");
+        assertTrue(r.body().contains("Request Header Or Cookie Too Large"), r.body());
+        server.awaitLog("info", "client sent too many header lines while reading client request headers, "
+            + "client: 127.0.0.1, server: localhost, request: \"GET / HTTP/1.1\"");
+    }
+
+    @Test
+    @Timeout(30)
     void crOrNulInsideAHeaderValueIsRefused() throws Exception {
         refused("GET / HTTP/1.1\r\n" + HOST + "X-A: a\rInjected: b\r\n\r\n", "HTTP/1.1 400 Bad Request");
         server.awaitLog("info", "client sent invalid header line: \"X-A: a\\x0d...\" while reading client request "

@@ -49,6 +49,7 @@ final class CoreMerge {
             throw new ConfException("the \"large_client_header_buffers\" size must be equal to or greater than "
                                     + "\"connection_pool_size\"");
         }
+        conf.maxHeaders = Conf.merge(conf.maxHeaders, prev.maxHeaders, 1000);
         conf.ignoreInvalidHeaders = Conf.merge(conf.ignoreInvalidHeaders, prev.ignoreInvalidHeaders, 1);
         conf.mergeSlashes = Conf.merge(conf.mergeSlashes, prev.mergeSlashes, 1);
         conf.underscoresInHeaders = Conf.merge(conf.underscoresInHeaders, prev.underscoresInHeaders, 0);

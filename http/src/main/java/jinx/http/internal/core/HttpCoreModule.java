@@ -84,6 +84,10 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
         Directive.of("large_client_header_buffers", MS, Arity.TAKE2, SRV, CoreDirectives::largeBuffers)
             .syntax("number size").defaults("4 8k").describe("Sets the maximum number and size of buffers used for "
                 + "reading large client request header."),
+        Directive.of("max_headers", MS, Arity.TAKE1, SRV,
+            Slots.number((HttpCoreSrvConf c, int v) -> c.maxHeaders = v))
+            .syntax("number").defaults("1000").describe("Sets the maximum number of client request header fields "
+                + "allowed."),
         srvFlag("ignore_invalid_headers", (c, v) -> c.ignoreInvalidHeaders = v)
             .syntax("on | off").defaults("on").describe("Controls whether header fields with invalid names should be "
                 + "ignored."),

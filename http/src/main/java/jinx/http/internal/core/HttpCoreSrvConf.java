@@ -43,6 +43,8 @@ public final class HttpCoreSrvConf {
     public int largeClientHeaderBuffersNum = Conf.UNSET;
     /** {@code large_client_header_buffers}: the size of each buffer; default 8k. */
     public long largeClientHeaderBuffersSize = Conf.UNSET_LONG;
+    /** {@code max_headers}: the most header lines a request may have; default 1000. */
+    public int maxHeaders = Conf.UNSET;
     /** {@code ignore_invalid_headers}: 1 (default) or 0. */
     public int ignoreInvalidHeaders = Conf.UNSET;
     /** {@code merge_slashes}: 1 (default) or 0. */

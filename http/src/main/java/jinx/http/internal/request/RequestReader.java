@@ -321,6 +321,12 @@ public final class RequestReader {
                     continue;
                 }
                 // a header line has been parsed successfully
+                if (r.headersIn.headers.entries().size() >= cscf.maxHeaders) {
+                    r.lingeringClose = true;
+                    hc.log(LogLevel.INFO, "client sent too many header lines");
+                    r.finalizeRequest(HttpStatus.REQUEST_HEADER_TOO_LARGE);
+                    break;
+                }
                 if (RequestHeaders.processHeaderLine(r) != Rc.OK) {
                     break;
                 }

@@ -216,6 +216,19 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /**
+     * Sends a request on a connection of its own and returns the first response.
+     *
+     * @param request the raw request
+     * @return the response
+     * @throws IOException when the exchange fails
+     */
+    Responses.Response request(String request) throws IOException {
+        try (LocalConnection lc = connect()) {
+            return Responses.split(exchange(lc, request, 1)).get(0);
+        }
+    }
+
+    /**
      * Returns what the error log received.
      *
      * @return the text

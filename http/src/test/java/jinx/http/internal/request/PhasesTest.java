@@ -49,10 +49,7 @@ class PhasesTest {
     }
 
     private Responses.Response request(String request) throws Exception {
-        try (LocalConnection lc = f.connect()) {
-            String raw = f.exchange(lc, request, 1);
-            return Responses.split(raw).get(0);
-        }
+        return f.request(request);
     }
 
     @Test
