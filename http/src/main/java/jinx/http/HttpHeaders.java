@@ -1,12 +1,15 @@
 package jinx.http;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Header lines in the order they came or will be sent: nginx's {@code ngx_list_t} of {@code ngx_table_elt_t}.
- * Lookup ignores case; a removed line stays in the list, marked, as nginx clears {@code hash}.
+ * Lookup ignores case; a removed line stays in the list, marked, as nginx clears {@code hash}. Lines are indexed
+ * by name (open addressing on the name's case-folded hash), so adding and finding a line take the same time
+ * whether the request has three lines or a thousand, as nginx's list push and header hash do.
  */
 public final class HttpHeaders {
 
@@ -24,6 +27,10 @@ public final class HttpHeaders {
         public boolean removed;
         /** The next line with the same name (nginx's {@code next}, for repeated headers), or null. */
         public Entry next;
+        /** The name's case-folded hash ({@link #fold}): the index's key. */
+        final int hash;
+        /** In the first line of a name in a table's index: the last line chained after it. */
+        Entry tail;
 
         /**
          * Makes a line that belongs to no list, such as {@link HeadersOut#server}.
@@ -35,6 +42,7 @@ public final class HttpHeaders {
             this.name = name;
             this.lowcaseName = lower(name);
             this.value = value;
+            this.hash = fold(name);
         }
     }
 
@@ -56,7 +64,28 @@ public final class HttpHeaders {
         return lower;
     }
 
+    /**
+     * The hash of a name as {@link String#equalsIgnoreCase} compares it: each code point upper-cased, then
+     * lower-cased, so that two names equal ignoring case have the same hash.
+     */
+    static int fold(String name) {
+        int h = 0;
+        for (int i = 0, n = name.length(); i < n; ) {
+            int cp = name.codePointAt(i);
+            i += Character.charCount(cp);
+            h = 31 * h + Character.toLowerCase(Character.toUpperCase(cp));
+        }
+        return h ^ (h >>> 16);
+    }
+
+    /** The index's size after a request that needed more: requests repeat a handful of names. */
+    private static final int INDEX_SIZE = 16;
+
     private final List<Entry> entries = new ArrayList<>();
+    /** The first line of each name (removed or not), open addressing; at most half full. */
+    private Entry[] index = new Entry[INDEX_SIZE];
+    /** The names in {@link #index}. */
+    private int names;
     /** Entries of this table's previous use, taken again by {@link #add} for the same name (the same string). */
     private final ArrayList<Entry> spare = new ArrayList<>();
     /** At most this many spare entries are kept. */
@@ -84,9 +113,52 @@ public final class HttpHeaders {
             e.value = null;
             e.removed = false;
             e.next = null;
+            e.tail = null;
             spare.add(e);
         }
         entries.clear();
+        clearIndex();
+    }
+
+    private void clearIndex() {
+        if (index.length > 4 * INDEX_SIZE) {
+            // a request of many names does not make every later one clear a large table
+            index = new Entry[INDEX_SIZE];
+        } else if (names > 0) {
+            Arrays.fill(index, null);
+        }
+        names = 0;
+    }
+
+    /** The slot of the name's first line, or of the empty slot where it goes. */
+    private int slot(String name, int hash) {
+        int mask = index.length - 1;
+        for (int i = hash & mask; ; i = (i + 1) & mask) {
+            Entry e = index[i];
+            if (e == null || e.hash == hash && e.lowcaseName.equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+    }
+
+    private void grow() {
+        Entry[] old = index;
+        index = new Entry[old.length * 2];
+        for (Entry e : old) {
+            if (e != null) {
+                index[slot(e.lowcaseName, e.hash)] = e;
+            }
+        }
+    }
+
+    /** The first line not removed in the chain from {@code head}, or null. */
+    private static Entry live(Entry head) {
+        for (Entry e = head; e != null; e = e.next) {
+            if (!e.removed) {
+                return e;
+            }
+        }
+        return null;
     }
 
     /**
@@ -103,13 +175,19 @@ public final class HttpHeaders {
         } else {
             e.value = value;
         }
-        Entry first = entry(e.lowcaseName);
-        if (first != null) {
-            Entry last = first;
-            while (last.next != null) {
-                last = last.next;
-            }
+        int i = slot(e.lowcaseName, e.hash);
+        Entry head = index[i];
+        if (head != null && live(head) != null) {
+            // chained after the last line of the name, as nginx links a repeated header
+            Entry last = head.tail != null ? head.tail : head;
             last.next = e;
+            head.tail = e;
+        } else {
+            // the first line of the name, or the first since every earlier one was removed
+            index[i] = e;
+            if (head == null && ++names * 2 > index.length) {
+                grow();
+            }
         }
         entries.add(e);
         return e;
@@ -122,13 +200,7 @@ public final class HttpHeaders {
      * @return the line, or null
      */
     public Entry entry(String name) {
-        for (int i = 0, n = entries.size(); i < n; i++) {
-            Entry e = entries.get(i);
-            if (!e.removed && e.lowcaseName.equalsIgnoreCase(name)) {
-                return e;
-            }
-        }
-        return null;
+        return live(index[slot(name, fold(name))]);
     }
 
     /**
@@ -170,5 +242,6 @@ public final class HttpHeaders {
      */
     public void clear() {
         entries.clear();
+        clearIndex();
     }
 }
