@@ -340,7 +340,15 @@ public final class HttpRequestBody {
             if (!c.read.ready) {
                 return Rc.AGAIN;
             }
-            int size = (int) Math.min(r.headersIn.contentLengthN, DISCARD_BUFFER_SIZE);
+            long want = r.headersIn.contentLengthN;
+            ByteBuffer headerIn = r.headerIn;
+            if (r.headersIn.chunked && headerIn != null) {
+                // what a chunked body still needs is a few bytes: asked for as such, a body of many small chunks
+                // would take a recv() per chunk. nginx asks for a large header buffer's worth and drops what
+                // follows the body; here it goes back to the header buffer, for a pipelined request
+                want = Math.max(want, headerIn.capacity());
+            }
+            int size = (int) Math.min(want, DISCARD_BUFFER_SIZE);
             buffer.clear().limit(size);
             int n = io.recv(c, buffer);
             if (n == Rc.ERROR) {
@@ -358,9 +366,24 @@ public final class HttpRequestBody {
             if (rc != Rc.OK) {
                 return rc;
             }
+            if (buffer.hasRemaining()) {
+                keepPipelined(r, buffer);
+            }
         }
         r.readEventHandler = BLOCK_READING;
         return Rc.OK;
+    }
+
+    /**
+     * What was read after a discarded chunked body's end: the start of the next request, put where
+     * {@code ngx_http_set_keepalive()} looks for a pipelined one. The header buffer was read to its end before the
+     * body was, and no read asked for more than it holds.
+     */
+    private static void keepPipelined(CoreRequest r, ByteBuffer rest) {
+        ByteBuffer headerIn = r.headerIn;
+        headerIn.clear();
+        headerIn.put(rest);
+        headerIn.flip();
     }
 
     /**
