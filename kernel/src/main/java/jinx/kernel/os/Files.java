@@ -102,31 +102,72 @@ public final class Files {
      *     descriptor closed again
      */
     public static int openStat(String path, int flags, long buf, int size, long statBuf) throws NativeIoException {
+        int rc = tryOpenStat(path, flags, buf, size, statBuf);
+        if (rc >= 0) {
+            return rc;
+        }
+        if (statFailed(rc)) {
+            throw Errors.failure("fstat()", errno(rc));
+        }
+        throw Errors.failure("open() \"" + path + "\"", errno(rc));
+    }
+
+    /**
+     * {@link #openStat} without an exception, for a request whose file may well be missing (a 404 costs no
+     * exception, no message): the descriptor, or a negative code that {@link #statFailed} and {@link #errno} read.
+     *
+     * @param path the path
+     * @param flags {@link Platform#O_RDONLY} | {@link Platform#O_CLOEXEC} ...
+     * @param buf the address of the caller's memory for the path
+     * @param size its size in bytes
+     * @param statBuf the address of {@link Platform#SIZEOF_STAT} bytes of the caller's memory
+     * @return the descriptor, or a negative code (the descriptor closed again when {@code fstat()} failed)
+     */
+    public static int tryOpenStat(String path, int flags, long buf, int size, long statBuf) {
         LibJinxIo io = Native.IO;
         byte[] p = cString(path);
         if (io == null || p.length > size) {
-            int fd = io == null ? open(path, flags, 0, buf, size) : open(path, flags, 0);
+            int fd;
+            try {
+                fd = io == null ? open(path, flags, 0, buf, size) : open(path, flags, 0);
+            } catch (NativeIoException e) {
+                return -e.errno();
+            }
             try {
                 fstatRaw(fd, statBuf);
             } catch (NativeIoException e) {
                 Native.C.close(fd);
-                throw e;
+                return -(FSTAT_FAILED | e.errno());
             }
             return fd;
         }
         NativeMemory.put(buf, p, 0, p.length);
         for (;;) {
             int fd = io.open_stat(buf, flags, 0, statBuf);
-            if (fd >= 0) {
+            if (fd >= 0 || -fd != Errors.EINTR) {
                 return fd;
             }
-            if ((-fd & FSTAT_FAILED) != 0) {
-                throw Errors.failure("fstat()", -fd & ~FSTAT_FAILED);
-            }
-            if (-fd != Errors.EINTR) {
-                throw Errors.failure("open() \"" + path + "\"", -fd);
-            }
         }
+    }
+
+    /**
+     * Tells whether a negative code of {@link #tryOpenStat} is {@code fstat()}'s failure (else {@code open()}'s).
+     *
+     * @param rc the code
+     * @return true for {@code fstat()}
+     */
+    public static boolean statFailed(int rc) {
+        return (-rc & FSTAT_FAILED) != 0;
+    }
+
+    /**
+     * The errno of a negative code of {@link #tryOpenStat}.
+     *
+     * @param rc the code
+     * @return the errno
+     */
+    public static int errno(int rc) {
+        return -rc & ~FSTAT_FAILED;
     }
 
     /**

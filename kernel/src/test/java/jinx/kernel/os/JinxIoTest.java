@@ -1,6 +1,7 @@
 package jinx.kernel.os;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -192,6 +193,22 @@ class JinxIoTest {
             NativeIoException notDir = assertThrows(NativeIoException.class,
                 () -> Files.openStat(file + "/x", flags, pathBuf, 4096, statBuf));
             assertEquals(Errors.ENOTDIR, notDir.errno());
+            // the same answers as codes, without an exception, in one call and in the separate ones
+            for (int room : new int[] {4096, 4}) {
+                int none = Files.tryOpenStat(dir.resolve("none").toString(), flags, pathBuf, room, statBuf);
+                assertTrue(none < 0);
+                assertFalse(Files.statFailed(none));
+                assertEquals(Errors.ENOENT, Files.errno(none));
+                int notADir = Files.tryOpenStat(file + "/x", flags, pathBuf, room, statBuf);
+                assertEquals(Errors.ENOTDIR, Files.errno(notADir));
+                int ok = Files.tryOpenStat(file.toString(), flags, pathBuf, room, statBuf);
+                try {
+                    assertTrue(ok >= 0);
+                    assertEquals(777, Files.statSize(statBuf));
+                } finally {
+                    Syscalls.close(ok);
+                }
+            }
         }
         Fds.assertBackTo(baseline);
     }

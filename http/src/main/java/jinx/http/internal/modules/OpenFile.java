@@ -128,6 +128,15 @@ final class OpenFile {
         return open(new OpenFile(), r, path, false);
     }
 
+    /** A failed {@code open()} (the caller logs it, with its status) or {@code fstat()} (logged here, at crit). */
+    private static OpenFile failed(OpenFile of, HttpRequest r, String path, boolean stat, int errno) {
+        if (!stat) {
+            return of.set(-1, 0, 0, false, false, errno, "open()");
+        }
+        CoreOutput.log(r, LogLevel.CRIT, errno, "fstat() \"" + path + "\" failed");
+        return of.set(-1, 0, 0, false, false, 0, "fstat()");
+    }
+
     private static OpenFile open(OpenFile of, HttpRequest r, String path, boolean keep) {
         int fd;
         long size;
@@ -135,8 +144,11 @@ final class OpenFile {
         int mode;
         try {
             if (of.statBuf != 0) {
-                // open and fstat in one native call: the loop's hot form
-                fd = Files.openStat(path, FLAGS, of.pathBuf, PATH_BUF_SIZE, of.statBuf);
+                // open and fstat in one native call: the loop's hot form, a missing file without an exception
+                fd = Files.tryOpenStat(path, FLAGS, of.pathBuf, PATH_BUF_SIZE, of.statBuf);
+                if (fd < 0) {
+                    return failed(of, r, path, Files.statFailed(fd), Files.errno(fd));
+                }
                 size = Files.statSize(of.statBuf);
                 mtime = Files.statMtimeSec(of.statBuf);
                 mode = Files.statMode(of.statBuf);
@@ -154,11 +166,7 @@ final class OpenFile {
                 mode = st.mode();
             }
         } catch (NativeIoException e) {
-            if (!e.call().equals("fstat()")) {
-                return of.set(-1, 0, 0, false, false, e.errno(), "open()");
-            }
-            CoreOutput.log(r, LogLevel.CRIT, e.errno(), "fstat() \"" + path + "\" failed");
-            return of.set(-1, 0, 0, false, false, 0, "fstat()");
+            return failed(of, r, path, e.call().equals("fstat()"), e.errno());
         } catch (IllegalArgumentException e) {
             // a NUL byte: no file has such a name (nginx refuses "%00" in the URI before it gets here)
             return of.set(-1, 0, 0, false, false, Errors.ENOENT, "open()");
