@@ -6,14 +6,17 @@
  * point: glibc's epoll_wait(), recv(), writev(), open() and close() switch asynchronous cancellation on and off
  * around the system call in every multi-threaded process, and a JVM is one.
  * errno is read in the same C function that made the call, so nothing can change it in between.
- * Two calls make two system calls each that a static file always makes together (open and fstat; a response's
- * header and its file's first bytes): each call from Java costs the loop about 0.14 us beyond its system call,
+ * Three calls make more than one system call each, which the loop would otherwise make from Java one by one: a
+ * static file's open and fstat; a response's header and its file's first bytes; the wait and the reads ahead of the
+ * keep-alive connections it returns. Each call from Java costs the loop about 0.14 us beyond its system call,
  * mostly the full fence JDK 17 makes as a native call returns.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -155,4 +158,68 @@ int jinx_epoll_wait(int epfd, void *events, int maxevents, int timeout)
     long n = syscall(SYS_epoll_pwait, epfd, events, maxevents, timeout, NULL, sizeof(unsigned long));
 #endif
     return n < 0 ? -errno : (int) n;
+}
+
+/*
+ * A read ahead in the wait, for connections waiting for their next request (keep-alive): jinx_epoll_wait, then for
+ * each returned event that can read (EPOLLIN, EPOLLERR, EPOLLHUP) and whose data.u64 the table holds for its slot
+ * (data >> 1), recvfrom(2) of at most the entry's size into the area, one after the other. The event spends the
+ * entry, read or not (its data set to all ones, which no registration has; the size stays, for the loop to read):
+ * the loop arms it again when the connection waits again. results[i] gets the read's
+ * offset in the area in its upper 32 bits and its count or -errno in the lower, or JINX_NOT_READ. Each read saves
+ * the loop a call from Java, about 0.14 us of CPU beyond the system call on JDK 17 (its fence as a native call
+ * returns), one per keep-alive request.
+ */
+#define JINX_NOT_READ INT64_MIN
+
+struct jinx_preread_entry {
+    uint64_t data;
+    int32_t fd;
+    int32_t size;
+};
+
+struct jinx_preread {
+    int64_t table;      /* struct jinx_preread_entry[slots] */
+    int64_t area;
+    int64_t results;    /* int64_t[maxevents] */
+    int32_t slots;
+    int32_t area_size;
+};
+
+int jinx_epoll_wait_preread(int epfd, void *events, int maxevents, int timeout, struct jinx_preread *p)
+{
+    int n = jinx_epoll_wait(epfd, events, maxevents, timeout);
+    struct epoll_event *ev = events;
+    struct jinx_preread_entry *table = (struct jinx_preread_entry *) (intptr_t) p->table;
+    char *area = (char *) (intptr_t) p->area;
+    int64_t *results = (int64_t *) (intptr_t) p->results;
+    int64_t off = 0;
+    for (int i = 0; i < n; i++) {
+        results[i] = JINX_NOT_READ;
+        uint64_t data = ev[i].data.u64;
+        uint64_t slot = data >> 1;
+        if ((ev[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP)) == 0 || slot >= (uint64_t) p->slots) {
+            continue;
+        }
+        struct jinx_preread_entry *e = &table[slot];
+        if (e->size == 0 || e->data != data) {
+            continue;
+        }
+        e->data = UINT64_MAX;
+        if (off + e->size > p->area_size) {
+            continue;
+        }
+        long rc = syscall(SYS_recvfrom, e->fd, area + off, (size_t) e->size, 0, NULL, NULL);
+        if (rc < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            rc = -errno;
+        }
+        results[i] = (int64_t) ((uint64_t) off << 32 | (uint32_t) rc);
+        if (rc > 0) {
+            off += rc;
+        }
+    }
+    return n;
 }

@@ -56,6 +56,17 @@ public final class Event {
     public int available;
     /** An index the event method may keep (poll's position in its array), -1 when none. */
     public int index = -1;
+    /**
+     * The event method read the socket ahead, in its wait ({@link jinx.kernel.spi.EventActions#preread}): the
+     * next receive takes {@link #prereadCount} from {@link #prereadAddress} instead of calling {@code recv}.
+     */
+    public boolean preread;
+    /** Bytes read ahead and not yet taken, 0 for the peer's end of file, or {@code -errno} of the read. */
+    public int prereadCount;
+    /** How many bytes the read ahead asked for: fewer came when the socket was drained. */
+    public int prereadSize;
+    /** Where the bytes read ahead are; valid until the loop's next wait. */
+    public long prereadAddress;
 
     /* The timer node (nginx's ev->timer), keyed by expiry in wrapping 32-bit milliseconds. */
     int timerKey;
@@ -132,6 +143,10 @@ public final class Event {
         channel = false;
         available = 0;
         index = -1;
+        preread = false;
+        prereadCount = 0;
+        prereadSize = 0;
+        prereadAddress = 0;
         timerKey = 0;
         timerSet = false;
         timerLeft = null;

@@ -133,6 +133,9 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
     @Override
     public int recv(Connection c, ByteBuffer buf) {
         Event rev = c.read;
+        if (rev.preread) {
+            return takePreread(c, rev, buf);
+        }
         if (epollRdhup && rev.available == 0 && !rev.pendingEof) {
             rev.ready = false;
             return Rc.AGAIN;
@@ -169,6 +172,52 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
             rev.ready = false;
         }
         return n;
+    }
+
+    /**
+     * {@link #recv} of what the event method read ahead in its wait ({@link Event#preread}), with the flags the read
+     * itself would have set: a short read drained the socket.
+     */
+    private int takePreread(Connection c, Event rev, ByteBuffer buf) {
+        int n = rev.prereadCount;
+        if (n < 0) {
+            rev.preread = false;
+            rev.ready = false;
+            int errno = -n;
+            if (errno == Errors.EAGAIN || errno == Errors.EWOULDBLOCK) {
+                return Rc.AGAIN;
+            }
+            rev.error = true;
+            return connectionError(c, new NativeIoException("recv()", errno, Errors.text(errno)));
+        }
+        if (n == 0) {
+            rev.preread = false;
+            rev.ready = false;
+            rev.eof = true;
+            return 0;
+        }
+        int take = Math.min(n, buf.remaining());
+        NativeMemory.copy(rev.prereadAddress, NativeMemory.address(buf) + buf.position(), take);
+        buf.position(buf.position() + take);
+        if (take < n) {
+            // the rest for the next receive; size less the same, so that count < size still tells a short read
+            rev.prereadAddress += take;
+            rev.prereadCount = n - take;
+            rev.prereadSize -= take;
+            return take;
+        }
+        rev.preread = false;
+        if (n < rev.prereadSize) {
+            if (epollRdhup) {
+                if (!rev.pendingEof) {
+                    rev.ready = false;
+                }
+                rev.available = 0;
+            } else if (!greedy) {
+                rev.ready = false;
+            }
+        }
+        return take;
     }
 
     /* ---- send: ngx_unix_send() ---- */

@@ -60,6 +60,8 @@ public final class EpollEventActions implements EventActions {
     private EpollEventArray eventList;
     private EpollEventArray ctlEvent;
     private int ep = -1;
+    /** The reads ahead, made by the first {@link #preread}; null until then, and without libjinxio. */
+    private EpollPreread reads;
 
     /**
      * A table whose {@code epoll_wait} returns at most {@code nevents} events ({@code epoll_events}).
@@ -162,6 +164,9 @@ public final class EpollEventActions implements EventActions {
      */
     @Override
     public void del(Event ev, int kind, int flags) throws IOException {
+        if (reads != null && kind == READ_EVENT) {
+            reads.disarm(ev.connection());
+        }
         if ((flags & CLOSE_EVENT) != 0) {
             ev.active = false;
             return;
@@ -220,6 +225,13 @@ public final class EpollEventActions implements EventActions {
      */
     @Override
     public void delConnection(Connection c, int flags) throws IOException {
+        if (reads != null) {
+            if ((flags & CLOSE_EVENT) != 0) {
+                reads.cancel(c);
+            } else {
+                reads.disarm(c);
+            }
+        }
         if ((flags & CLOSE_EVENT) == 0) {
             if (isDebug(c.log)) {
                 debug(c.log, c, "epoll del connection: fd:" + c.fd());
@@ -228,6 +240,20 @@ public final class EpollEventActions implements EventActions {
         }
         c.read.active = false;
         c.write.active = false;
+    }
+
+    /**
+     * Arms the connection's read ahead ({@link EpollPreread}); nothing without libjinxio.
+     */
+    @Override
+    public void preread(Connection c, int size) {
+        if (reads == null) {
+            if (!EpollSyscalls.canPreread() || memory == null) {
+                return;
+            }
+            reads = new EpollPreread(memory, loop.connectionCount(), nevents);
+        }
+        reads.arm(c, data(c.slot(), c.read.instance), size);
     }
 
     /**
@@ -253,8 +279,12 @@ public final class EpollEventActions implements EventActions {
         }
         int timeout = timer < 0 ? -1 : (int) Math.min(timer, Integer.MAX_VALUE);
         int n;
+        // a wait reads ahead only when the bytes the last one read ahead were all taken: they are in the same area
+        boolean ahead = reads != null && reads.idle();
         try {
-            n = EpollSyscalls.wait(ep, eventList.address(), nevents, timeout, log);
+            n = ahead
+                ? EpollSyscalls.waitPreread(ep, eventList.address(), nevents, timeout, reads.block(), log)
+                : EpollSyscalls.wait(ep, eventList.address(), nevents, timeout, log);
         } finally {
             // nginx refreshes the time before it looks at the result, failure included
             if ((flags & UPDATE_TIME) != 0) {
@@ -272,11 +302,12 @@ public final class EpollEventActions implements EventActions {
                 }
                 continue;
             }
-            handle(data, eventList.events(i), post, debug, log);
+            handle(data, eventList.events(i), post, debug, log, ahead ? i : -1);
         }
     }
 
-    private void handle(long data, int revents, boolean post, boolean debug, ErrorLog log) {
+    /** One event; {@code entry} is its index when the wait read ahead, -1 otherwise. */
+    private void handle(long data, int revents, boolean post, boolean debug, ErrorLog log, int entry) {
         int slot = (int) (data >>> 1);
         boolean instance = (data & 1) != 0;
         Connection c = loop.connection(slot);
@@ -303,6 +334,12 @@ public final class EpollEventActions implements EventActions {
             }
             rev.ready = true;
             rev.available = -1;
+            if (entry >= 0) {
+                reads.give(entry, rev);
+            } else if (reads != null) {
+                // a wait that did not read ahead leaves the entry armed: the handler reads by itself now
+                reads.disarm(c);
+            }
             if (post) {
                 if (rev.accept) {
                     loop.postAccept(rev);

@@ -78,14 +78,46 @@ final class EpollSyscalls {
      * @throws NativeIoException {@code epoll_wait() failed (9: Bad file descriptor)} for any other errno
      */
     static int wait(int ep, long events, int maxevents, int timeout, ErrorLog log) throws NativeIoException {
-        return wait(IO, ep, events, maxevents, timeout, log);
+        return wait(IO, ep, events, maxevents, timeout, 0, log);
     }
 
-    /** {@link #wait} through libjinxio's binding, or libc's when {@code io} is null. */
-    static int wait(LibEpollIo io, int ep, long events, int maxevents, int timeout, ErrorLog log)
+    /**
+     * {@link #wait}, then the reads ahead that {@code preread} asks for (see {@link EpollPreread}), in one native
+     * call; needs libjinxio ({@link #canPreread()}).
+     *
+     * @param ep the epoll descriptor
+     * @param events the address of the result array
+     * @param maxevents the array's length
+     * @param timeout the longest wait in ms, -1 for no limit
+     * @param preread the address of the read-ahead block ({@code struct jinx_preread})
+     * @param log where an interrupted or empty wait is reported
+     * @return as {@link #wait}
+     * @throws NativeIoException as {@link #wait}
+     */
+    static int waitPreread(int ep, long events, int maxevents, int timeout, long preread, ErrorLog log)
+        throws NativeIoException {
+        return wait(IO, ep, events, maxevents, timeout, preread, log);
+    }
+
+    /**
+     * Tells whether the wait can read ahead: libjinxio was found.
+     *
+     * @return whether {@link #waitPreread} may be called
+     */
+    static boolean canPreread() {
+        return IO != null;
+    }
+
+    /**
+     * {@link #wait} through libjinxio's binding, or libc's when {@code io} is null; with the reads ahead of
+     * {@code preread} when it is not 0 (libjinxio's only).
+     */
+    static int wait(LibEpollIo io, int ep, long events, int maxevents, int timeout, long preread, ErrorLog log)
         throws NativeIoException {
         int n;
-        if (io != null) {
+        if (preread != 0) {
+            n = io.epoll_wait_preread(ep, events, maxevents, timeout, preread);
+        } else if (io != null) {
             n = io.epoll_wait(ep, events, maxevents, timeout);
         } else {
             n = EPOLL.epoll_wait(ep, events, maxevents, timeout);

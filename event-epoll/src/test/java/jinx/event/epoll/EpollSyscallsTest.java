@@ -56,7 +56,7 @@ class EpollSyscallsTest {
             EpollEventArray ev = new EpollEventArray(memory, 1);
             ErrorLog log = ErrorLog.open(List.of(), System.err);
             NativeIoException wait = assertThrows(NativeIoException.class,
-                () -> EpollSyscalls.wait(io, 999_998, ev.address(), 1, 0, log));
+                () -> EpollSyscalls.wait(io, 999_998, ev.address(), 1, 0, 0, log));
             assertEquals("epoll_wait() failed (9: Bad file descriptor)", wait.getMessage());
             assertEquals(9, wait.errno());
         }
@@ -97,7 +97,7 @@ class EpollSyscallsTest {
             EpollEventArray list = new EpollEventArray(memory, 4);
             ErrorLog log = ErrorLog.open(List.of(), System.err);
             long start = System.nanoTime();
-            assertEquals(0, EpollSyscalls.wait(io, ep, list.address(), 4, 30, log));
+            assertEquals(0, EpollSyscalls.wait(io, ep, list.address(), 4, 30, 0, log));
             assertTrue(System.nanoTime() - start >= 20_000_000L, "waited the timeout");
         } finally {
             Syscalls.close(ep);

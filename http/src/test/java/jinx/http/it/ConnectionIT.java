@@ -104,6 +104,28 @@ class ConnectionIT {
         }
     }
 
+    /**
+     * A keep-alive connection's next request is read ahead in the loop's wait (EventActions.preread): whether it
+     * comes in pieces, or fills the header buffer (1k) that the read ahead asks no more than, it is the same request.
+     */
+    @Test
+    @Timeout(30)
+    void theNextRequestOfAKeepAliveConnectionInPiecesOrLargerThanItsBuffer() throws Exception {
+        try (RawClient c = RawClient.connect(port)) {
+            c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            assertEquals("a\n", c.responses(1).get(0).body());
+            for (String part : List.of("GET /b.t", "xt HTTP/1.1\r\nHost: local", "host\r\n", "\r\n")) {
+                c.send(part);
+                Thread.sleep(50);
+            }
+            assertEquals("b\n", c.responses(2).get(1).body());
+            c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\nX-Long: " + "y".repeat(3000) + "\r\n\r\n");
+            RawResponse r = c.responses(3).get(2);
+            assertEquals("HTTP/1.1 200 OK", r.statusLine());
+            assertEquals("a\n", r.body());
+        }
+    }
+
     @Test
     @Timeout(30)
     void pipelinedRequestsAnsweredInOrder() throws Exception {

@@ -289,6 +289,17 @@ public final class NativeMemory implements AutoCloseable {
     }
 
     /**
+     * Copies bytes between native addresses (the areas must not overlap).
+     *
+     * @param src the source
+     * @param dst the destination
+     * @param length how many
+     */
+    public static void copy(long src, long dst, long length) {
+        U.copyMemory(src, dst, length);
+    }
+
+    /**
      * Fills native memory with a byte.
      *
      * @param address the start

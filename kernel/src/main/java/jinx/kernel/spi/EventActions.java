@@ -118,6 +118,20 @@ public interface EventActions {
     void delConnection(Connection c, int flags) throws java.io.IOException;
 
     /**
+     * Asks the method to read a connection's socket ahead, once: when its next wait returns the connection
+     * readable, the method receives at most {@code size} bytes in the same native call and hands them to the read
+     * handler in the read event ({@link Event#preread}), where the loop's {@link jinx.kernel.SocketIo#recv} takes
+     * them. For a connection whose handler reads as soon as it is readable, with the loop's socket I/O, such as a
+     * keep-alive connection waiting for its next request: each read ahead saves a call into native code. Methods
+     * that cannot (the default) ignore it; closing or removing the connection cancels it.
+     *
+     * @param c the connection, registered with {@link #addConnection}
+     * @param size the most to read, at least 1
+     */
+    default void preread(Connection c, int size) {
+    }
+
+    /**
      * Wakes the loop from any thread and runs {@code handler} on the loop's thread.
      *
      * @param handler what to run

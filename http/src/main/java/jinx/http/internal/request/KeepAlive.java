@@ -19,6 +19,9 @@ import jinx.kernel.os.Sockets;
  */
 final class KeepAlive {
 
+    /** The most a keep-alive connection's next request is read ahead in the loop's wait (EventActions.preread). */
+    private static final int PREREAD_MAX = 4096;
+
     private KeepAlive() {
     }
 
@@ -109,6 +112,11 @@ final class KeepAlive {
         hc.loop.addTimer(rev, clcf.keepaliveTimeout);
         if (rev.ready) {
             hc.loop.post(rev);
+            return;
+        }
+        if (hc.io instanceof SocketIo && hc.bufferSize > 0) {
+            // keepaliveHandler reads as soon as the socket is readable, into a buffer of bufferSize
+            hc.loop.actions().preread(c, Math.min(hc.bufferSize, PREREAD_MAX));
         }
     }
 
