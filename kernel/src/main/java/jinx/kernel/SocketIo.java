@@ -145,10 +145,20 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
         try {
             n = Sockets.recv(c.fd(), NativeMemory.address(buf) + buf.position(), size);
         } catch (NativeIoException e) {
-            rev.ready = false;
-            rev.error = true;
-            return connectionError(c, e);
+            return recvFailed(c, rev, e);
         }
+        if (n > 0) {
+            buf.position(buf.position() + n);
+        }
+        return received(rev, n, size);
+    }
+
+    /**
+     * The flags a read of {@code size} bytes sets by what it got: would-block clears {@code ready}, end of file sets
+     * {@code eof}, and a short read drained the socket ({@code available = 0}, {@code ready} cleared unless the
+     * peer's EOF is pending; without epoll's RDHUP, cleared unless the method is greedy).
+     */
+    private int received(Event rev, int n, int size) {
         if (n == Rc.AGAIN) {
             rev.ready = false;
             return Rc.AGAIN;
@@ -158,43 +168,41 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
             rev.eof = true;
             return 0;
         }
-        buf.position(buf.position() + n);
-        if (epollRdhup) {
-            if (n < size) {
+        if (n < size) {
+            if (epollRdhup) {
                 if (!rev.pendingEof) {
                     rev.ready = false;
                 }
                 rev.available = 0;
+            } else if (!greedy) {
+                rev.ready = false;
             }
-            return n;
-        }
-        if (n < size && !greedy) {
-            rev.ready = false;
         }
         return n;
     }
 
+    private int recvFailed(Connection c, Event rev, NativeIoException e) {
+        rev.ready = false;
+        rev.error = true;
+        return connectionError(c, e);
+    }
+
     /**
      * {@link #recv} of what the event method read ahead in its wait ({@link Event#preread}), with the flags the read
-     * itself would have set: a short read drained the socket.
+     * itself would have set.
      */
     private int takePreread(Connection c, Event rev, ByteBuffer buf) {
         int n = rev.prereadCount;
-        if (n < 0) {
+        if (n <= 0) {
             rev.preread = false;
-            rev.ready = false;
-            int errno = -n;
-            if (errno == Errors.EAGAIN || errno == Errors.EWOULDBLOCK) {
-                return Rc.AGAIN;
+            if (n < 0) {
+                int errno = -n;
+                if (errno != Errors.EAGAIN && errno != Errors.EWOULDBLOCK) {
+                    return recvFailed(c, rev, new NativeIoException("recv()", errno, Errors.text(errno)));
+                }
+                n = Rc.AGAIN;
             }
-            rev.error = true;
-            return connectionError(c, new NativeIoException("recv()", errno, Errors.text(errno)));
-        }
-        if (n == 0) {
-            rev.preread = false;
-            rev.ready = false;
-            rev.eof = true;
-            return 0;
+            return received(rev, n, rev.prereadSize);
         }
         int take = Math.min(n, buf.remaining());
         NativeMemory.copy(rev.prereadAddress, NativeMemory.address(buf) + buf.position(), take);
@@ -207,17 +215,7 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
             return take;
         }
         rev.preread = false;
-        if (n < rev.prereadSize) {
-            if (epollRdhup) {
-                if (!rev.pendingEof) {
-                    rev.ready = false;
-                }
-                rev.available = 0;
-            } else if (!greedy) {
-                rev.ready = false;
-            }
-        }
-        return take;
+        return received(rev, n, rev.prereadSize);
     }
 
     /* ---- send: ngx_unix_send() ---- */
