@@ -12,12 +12,12 @@ import jinx.kernel.os.NativeMemory;
  * three; each call from Java costs about 0.14 us beyond its system call on JDK 17. nginx has nothing like it: a C
  * worker's {@code recv} costs no more than its system call.
  *
- * <p>The native block ({@code struct jinx_preread}): the table's address, the area's, the results', then the
- * table's length and the area's size. A table entry ({@code struct jinx_preread_entry}, one per connection slot):
- * the registration's {@code data.u64} that arms it (slot and instance bit: a slot lent again does not match), the
+ * <p>The native block ({@code struct jinx_preread}): the table's address, the area's, the results', then the table's
+ * length and the area's size. A table entry ({@code struct jinx_preread_entry}, one per connection slot): the
+ * registration's {@code data.u64} that arms it (slot and instance bit: a slot lent again does not match), the
  * descriptor, the most to read (0: not armed). The read spends the entry: its data becomes all ones, which no
- * registration has (the notifier's is -1 too, but its slot is beyond any table). A result: the read's offset in the area in the
- * upper 32 bits and its count or {@code -errno} in the lower, or {@link #NOT_READ}.
+ * registration has (the notifier's is -1 too, but its slot is beyond any table). A result: the read's offset in the
+ * area in the upper 32 bits and its count or {@code -errno} in the lower, or {@link #NOT_READ}.
  *
  * <p>The bytes stay in the area until the next wait that reads ahead: a wait reads ahead only when every read event
  * given bytes in the last one has taken them ({@link #idle()}), so nothing waiting to be taken is overwritten.

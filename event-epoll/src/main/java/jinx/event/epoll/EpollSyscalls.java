@@ -83,13 +83,13 @@ final class EpollSyscalls {
 
     /**
      * {@link #wait}, then the reads ahead that {@code preread} asks for (see {@link EpollPreread}), in one native
-     * call; needs libjinxio ({@link #canPreread()}).
+     * call; a read-ahead block needs libjinxio ({@link #canPreread()}).
      *
      * @param ep the epoll descriptor
      * @param events the address of the result array
      * @param maxevents the array's length
      * @param timeout the longest wait in ms, -1 for no limit
-     * @param preread the address of the read-ahead block ({@code struct jinx_preread})
+     * @param preread the address of the read-ahead block ({@code struct jinx_preread}), 0 to read nothing ahead
      * @param log where an interrupted or empty wait is reported
      * @return as {@link #wait}
      * @throws NativeIoException as {@link #wait}
