@@ -86,18 +86,32 @@ public final class HttpHeaders {
     private Entry[] index = new Entry[INDEX_SIZE];
     /** The names in {@link #index}. */
     private int names;
-    /** Entries of this table's previous use, taken again by {@link #add} for the same name (the same string). */
-    private final ArrayList<Entry> spare = new ArrayList<>();
+    /**
+     * Entries of this table's previous use, taken again by {@link #add} for the same name (the same string), in the
+     * order they were added then: the next request usually sends the same names in the same order, so the search
+     * starts after the last one taken. A taken entry leaves null.
+     */
+    private Entry[] spare = new Entry[MAX_SPARE];
+    /** The spare entries' next array, filled by {@link #recycle} (the two take turns). */
+    private Entry[] nextSpare = new Entry[MAX_SPARE];
+    /** Entries in {@link #spare}, taken ones included. */
+    private int spares;
+    /** Where the next search of {@link #spare} starts. */
+    private int spareFrom;
     /** At most this many spare entries are kept. */
     private static final int MAX_SPARE = 32;
 
     private Entry spare(String name) {
-        for (int i = spare.size() - 1; i >= 0; i--) {
-            Entry e = spare.get(i);
-            if (e.name == name) {
-                spare.remove(i);
+        int n = spares;
+        for (int k = 0, i = spareFrom; k < n; k++) {
+            Entry e = spare[i];
+            int next = i + 1 == n ? 0 : i + 1;
+            if (e != null && e.name == name) {
+                spare[i] = null;
+                spareFrom = next;
                 return e;
             }
+            i = next;
         }
         return null;
     }
@@ -108,14 +122,28 @@ public final class HttpHeaders {
      * as the same string.
      */
     void recycle() {
-        for (int i = 0, n = entries.size(); i < n && spare.size() < MAX_SPARE; i++) {
+        Entry[] next = nextSpare;
+        int n = 0;
+        for (int i = 0, size = entries.size(); i < size && n < MAX_SPARE; i++) {
             Entry e = entries.get(i);
             e.value = null;
             e.removed = false;
             e.next = null;
             e.tail = null;
-            spare.add(e);
+            next[n++] = e;
         }
+        // the spares this use did not take stay, after the ones it used
+        Entry[] old = spare;
+        for (int i = 0; i < spares; i++) {
+            if (old[i] != null && n < MAX_SPARE) {
+                next[n++] = old[i];
+            }
+            old[i] = null;
+        }
+        nextSpare = old;
+        spare = next;
+        spares = n;
+        spareFrom = 0;
         entries.clear();
         clearIndex();
     }

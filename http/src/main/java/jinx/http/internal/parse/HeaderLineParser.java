@@ -61,6 +61,7 @@ final class HeaderLineParser {
      * @return see {@link HttpParser#parseHeaderLine}
      */
     static int parse(HttpParseState r, ByteBuffer b, boolean allowUnderscores) {
+        r.valueHashEnd = HttpParseState.NONE;
         if (r.state == State.START.ordinal()) {
             int rc = PlainHeaderLine.parse(r, b, base(b));
             if (rc != PlainHeaderLine.NOT_PLAIN) {

@@ -80,6 +80,13 @@ public final class HttpParseState {
     public int headerEnd = NONE;
     /** nginx's hash of the lower-cased name ({@code r->header_hash}, {@code ngx_hash()}), 64-bit. */
     public long headerHash;
+    /**
+     * The word hash of the header line's value ({@link StringCache#mix}), when {@link PlainHeaderLine} read it a
+     * word at a time; valid only while {@link #valueHashEnd} equals {@link #headerEnd}.
+     */
+    long valueHash;
+    /** The {@link #headerEnd} that {@link #valueHash} belongs to, or {@code NONE}. */
+    int valueHashEnd = NONE;
     /** How many bytes of {@link #lowcaseHeader} are valid, modulo its length ({@code r->lowcase_index}). */
     public int lowcaseIndex;
     /** The lower-cased name, {@link HttpParser#LC_HEADER_LEN} bytes at most ({@code r->lowcase_header}). */
@@ -133,6 +140,8 @@ public final class HttpParseState {
         headerStart = NONE;
         headerEnd = NONE;
         headerHash = 0;
+        valueHash = 0;
+        valueHashEnd = NONE;
         lowcaseIndex = 0;
         invalidHeader = false;
         uri = null;
@@ -177,6 +186,7 @@ public final class HttpParseState {
         headerNameEnd = moved(headerNameEnd, delta);
         headerStart = moved(headerStart, delta);
         headerEnd = moved(headerEnd, delta);
+        valueHashEnd = NONE;
     }
 
     private static int moved(int position, int delta) {

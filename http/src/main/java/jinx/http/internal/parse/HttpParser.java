@@ -344,6 +344,9 @@ public final class HttpParser {
      * @return the value, possibly empty
      */
     public static String headerValue(HttpParseState r, ByteBuffer b) {
+        if (r.valueHashEnd == r.headerEnd && r.headerEnd != HttpParseState.NONE) {
+            return StringCache.string(b, r.headerStart, r.headerEnd, r.valueHash);
+        }
         return string(b, r.headerStart, r.headerEnd);
     }
 }

@@ -1,8 +1,10 @@
 package jinx.http.internal.parse;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 import jinx.kernel.Rc;
+import jinx.kernel.os.NativeMemory;
 
 import static jinx.http.internal.parse.HttpParseState.NONE;
 import static jinx.http.internal.parse.UriChars.CR;
@@ -75,6 +77,9 @@ final class PlainHeaderLine {
             p++;
         }
         int valueStart = p;
+        if (base != 0) {
+            return wordValue(r, b, base, start, nameEnd, valueStart, hash, i);
+        }
         int valueEnd = NONE;
         for (;; p++) {
             if (p >= last) {
@@ -105,4 +110,70 @@ final class PlainHeaderLine {
         return HeaderLineParser.done(r, b, p + 1, hash, i);
     }
 
+    /**
+     * The value of a line in a direct buffer, read eight bytes at a time: a word with none of CR, LF and NUL is
+     * value, hashed as {@link StringCache} hashes it, so that the value's string is looked up without reading its
+     * bytes again. Trailing spaces and tabs are dropped after the CR is found, as {@code sw_space_after_value}
+     * drops them; such a value is hashed again by the cache, since its last word held spaces.
+     */
+    private static int wordValue(HttpParseState r, ByteBuffer b, long base, int start, int nameEnd, int valueStart,
+                                 long nameHash, int lowcaseIndex) {
+        int last = b.limit();
+        long x = 0;
+        int p = valueStart;
+        int stop = -1;
+        for (; last - p >= Long.BYTES; p += Long.BYTES) {
+            long w = NativeMemory.getLong(base + p);
+            long m = stops(w);
+            if (m != 0) {
+                stop = p + first(m);
+                break;
+            }
+            x = StringCache.mix(x, w);
+        }
+        for (; stop < 0 && p < last; p++) {
+            int ch = at(b, base, p);
+            if (ch == CR || ch == LF || ch == '\0') {
+                stop = p;
+            }
+        }
+        if (stop < 0 || at(b, base, stop) != CR || stop + 1 >= last || at(b, base, stop + 1) != LF) {
+            return NOT_PLAIN;
+        }
+        int end = stop;
+        for (int ch; end > valueStart && ((ch = at(b, base, end - 1)) == ' ' || ch == '\t'); ) {
+            end--;
+        }
+        r.headerNameStart = start;
+        r.invalidHeader = false;
+        r.headerNameEnd = nameEnd;
+        r.headerStart = valueStart;
+        r.headerEnd = end;
+        if (end == stop) {
+            r.valueHash = x;
+            r.valueHashEnd = end;
+        }
+        return HeaderLineParser.done(r, b, stop + 1, nameHash, lowcaseIndex);
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final boolean LITTLE = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    /**
+     * The bytes of a native-order word that are CR, LF or NUL, each as its high bit: exact up to the first such
+     * byte (a bit above it may be a borrow's, which {@link #first} never looks at).
+     */
+    static long stops(long w) {
+        return zeros(w ^ CR * ONES) | zeros(w ^ LF * ONES) | zeros(w);
+    }
+
+    private static long zeros(long v) {
+        return (v - ONES) & ~v & HIGHS;
+    }
+
+    /** The offset in memory of the first byte {@link #stops} marked. */
+    private static int first(long m) {
+        return (LITTLE ? Long.numberOfTrailingZeros(m) : Long.numberOfLeadingZeros(m)) >>> 3;
+    }
 }

@@ -56,24 +56,62 @@ final class StringCache {
         if (!b.isDirect()) {
             return heapString(b, start, end);
         }
+        long address = address(b, start, end);
+        // hashed and compared a word at a time: the bytes of a request line and a Host header took a tenth of
+        // a hello request's user time byte by byte
+        long x = 0;
+        for (int i = 0, words = len >>> 3; i < words; i++) {
+            x = mix(x, NativeMemory.getLong(address + ((long) i << 3)));
+        }
+        return lookup(b, start, address, len, x);
+    }
+
+    /**
+     * As {@link #string(ByteBuffer, int, int)} for a direct buffer whose full words the caller already hashed
+     * while it read them ({@link PlainHeaderLine}): {@code words} is {@link #mix} over the {@code len >>> 3}
+     * native-order words from {@code start}, starting from 0.
+     *
+     * @param b the buffer, direct
+     * @param start the first byte
+     * @param end the byte after the last
+     * @param words the hash of the full words
+     * @return the string, a cached one when the same bytes were seen before
+     */
+    static String string(ByteBuffer b, int start, int end, long words) {
+        int len = end - start;
+        if (len > MAX_LENGTH) {
+            return make(b, start, len);
+        }
+        return lookup(b, start, address(b, start, end), len, words);
+    }
+
+    /**
+     * One step of the word hash: the hash so far and the next native-order word of the bytes.
+     *
+     * @param x the hash so far, 0 at the start
+     * @param word the next eight bytes
+     * @return the hash with them
+     */
+    static long mix(long x, long word) {
+        return (x ^ word) * MIX;
+    }
+
+    private static long address(ByteBuffer b, int start, int end) {
         if (start < 0 || end > b.capacity()) {
             throw new IndexOutOfBoundsException("bytes " + start + ".." + end + " of " + b.capacity());
         }
-        long address = NativeMemory.address(b) + start;
-        // hashed and compared a word at a time: the bytes of a request line and a Host header took a tenth of
-        // a hello request's user time byte by byte
-        int words = len >>> 3;
+        return NativeMemory.address(b) + start;
+    }
+
+    /** The slot of the full words' hash {@code x} with the tail and the length, then a hit or a new entry. */
+    private static String lookup(ByteBuffer b, int start, long address, int len, long x) {
         long tail = tail(address, len);
-        long x = len;
-        for (int i = 0; i < words; i++) {
-            x = (x ^ NativeMemory.getLong(address + ((long) i << 3))) * MIX;
-        }
-        x = (x ^ tail) * MIX;
-        int slot = (int) (x >>> (64 - BITS));
+        int slot = (int) (mix(x, tail ^ len) >>> (64 - BITS));
         Entry e = SLOTS[slot];
         if (e != null && same(e, address, len, tail)) {
             return e.string;
         }
+        int words = len >>> 3;
         long[] w = new long[words];
         for (int i = 0; i < words; i++) {
             w[i] = NativeMemory.getLong(address + ((long) i << 3));

@@ -182,6 +182,27 @@ public final class RequestHeaders {
         return Rc.OK;
     }
 
+    /** The flags of a {@code User-Agent} value: {@link #browsers}. */
+    private static final int MSIE = 1;
+    private static final int MSIE6 = 2;
+    private static final int OPERA = 4;
+    private static final int GECKO = 8;
+    private static final int CHROME = 16;
+    private static final int SAFARI = 32;
+    private static final int KONQUEROR = 64;
+
+    /** A {@code User-Agent} value and its flags. */
+    private record Browsers(String ua, int flags) {
+    }
+
+    /**
+     * {@code User-Agent} values seen and their flags, a direct-mapped table on the value's hash: a client sends the
+     * same value on each request, and the parser gives the same bytes as the same string, so one comparison of
+     * references replaces up to seven searches of a value of a hundred bytes or more. Entries are immutable and
+     * published whole, so loops may share the table without a lock: a race costs a search, never wrong flags.
+     */
+    private static final Browsers[] BROWSERS = new Browsers[64];
+
     /** nginx's {@code ngx_http_process_user_agent()}: the browsers nginx works around. */
     private static int userAgent(CoreRequest r, HttpHeaders.Entry h) {
         if (r.headersIn.userAgent != null) {
@@ -189,35 +210,55 @@ public final class RequestHeaders {
         }
         r.headersIn.userAgent = h;
         String ua = h.value;
+        int slot = ua.hashCode() & (BROWSERS.length - 1);
+        Browsers known = BROWSERS[slot];
+        int flags;
+        if (known != null && known.ua == ua) {
+            flags = known.flags;
+        } else {
+            flags = browsers(ua);
+            BROWSERS[slot] = new Browsers(ua, flags);
+        }
+        r.msie = (flags & MSIE) != 0;
+        r.msie6 = (flags & MSIE6) != 0;
+        r.opera = (flags & OPERA) != 0;
+        r.gecko = (flags & GECKO) != 0;
+        r.chrome = (flags & CHROME) != 0;
+        r.safari = (flags & SAFARI) != 0;
+        r.konqueror = (flags & KONQUEROR) != 0;
+        return Rc.OK;
+    }
+
+    /** The browsers a {@code User-Agent} value names, as nginx tells them. */
+    static int browsers(String ua) {
+        int flags = 0;
         int msie = ua.indexOf("MSIE ");
         if (msie >= 0 && msie + 7 < ua.length()) {
-            r.msie = true;
+            flags |= MSIE;
             if (ua.charAt(msie + 6) == '.') {
                 char v = ua.charAt(msie + 5);
                 if (v == '4' || v == '5') {
-                    r.msie6 = true;
+                    flags |= MSIE6;
                 } else if (v == '6' && ua.indexOf("SV1", msie + 8) < 0) {
-                    r.msie6 = true;
+                    flags |= MSIE6;
                 }
             }
         }
         if (ua.contains("Opera")) {
-            r.opera = true;
-            r.msie = false;
-            r.msie6 = false;
+            flags = OPERA;
         }
-        if (!r.msie && !r.opera) {
+        if ((flags & (MSIE | OPERA)) == 0) {
             if (ua.contains("Gecko/")) {
-                r.gecko = true;
+                flags |= GECKO;
             } else if (ua.contains("Chrome/")) {
-                r.chrome = true;
+                flags |= CHROME;
             } else if (ua.contains("Safari/") && ua.contains("Mac OS X")) {
-                r.safari = true;
+                flags |= SAFARI;
             } else if (ua.contains("Konqueror")) {
-                r.konqueror = true;
+                flags |= KONQUEROR;
             }
         }
-        return Rc.OK;
+        return flags;
     }
 
     /**

@@ -140,6 +140,39 @@ class PlainHeaderLineTest {
         assertTrue(taken < lines * 4 / 5, "one pass taken " + taken + " times");
     }
 
+    @Test
+    void valuesReadAWordAtATimeMatchTheStateMachineAtEveryOffset() {
+        // a stop byte (CR, LF, NUL), a space or tab, or a byte with its high bit set, at each offset of values of
+        // every length up to five words, with and without the bytes after the line in the buffer
+        String[] odd = {"\r", "\n", "\u0000", " ", "\t", "\u0080", "\u00ff", "\r\n", " \r\n"};
+        int taken = 0;
+        for (int len = 0; len <= 40; len++) {
+            for (int at = -1; at < len; at++) {
+                for (String o : odd) {
+                    StringBuilder v = new StringBuilder();
+                    for (int k = 0; k < len; k++) {
+                        v.append(k == at ? o : String.valueOf((char) ('a' + k % 26)));
+                    }
+                    for (String after : new String[] {"", "X: y\r\n", "\r\n"}) {
+                        String line = "X-Word: " + v + "\r\n" + after;
+                        ByteBuffer b = direct(line);
+                        HttpParseState r = new HttpParseState();
+                        int rc = HttpParser.parseHeaderLine(r, b, false);
+                        assertEquals(expected(line, false), full(r, rc, b), line);
+                        if (rc == Rc.OK) {
+                            taken++;
+                            String value = HttpParser.headerValue(r, b);
+                            assertEquals(text(b, r.headerStart, r.headerEnd), value, line);
+                            // the hash the line's read left finds the same cached string as hashing it again
+                            assertTrue(value == HttpParser.string(b, r.headerStart, r.headerEnd), line);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(taken > 10_000, "lines parsed: " + taken);
+    }
+
     /** The state machine's answer for the line, from a fresh state. */
     private static String expected(String line, boolean underscores) {
         return expected(line, underscores, false);
