@@ -40,10 +40,29 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
     static final Set TWO = new Set(2, 1024);
     static final Set MANY = new Set(1, 12000);
 
+    /**
+     * The header lines a browser sends with a page's request (Chrome's, with a session cookie): wrk alone sends
+     * only {@code Host}, which leaves the cost of header lines out of every other scenario.
+     */
+    static final List<String> BROWSER = List.of(
+        "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+            + "Safari/537.36",
+        "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+        "Accept-Language: en-US,en;q=0.9",
+        "Accept-Encoding: gzip, deflate, br",
+        "Cookie: session=0123456789abcdef0123456789abcdef; theme=dark; _ga=GA1.2.123456789.1700000000",
+        "Referer: http://localhost/index.html",
+        "Sec-Fetch-Dest: document",
+        "Sec-Fetch-Mode: navigate",
+        "Sec-Fetch-Site: same-origin",
+        "Upgrade-Insecure-Requests: 1",
+        "Cache-Control: max-age=0");
+
     /** Every scenario, grouped by set in the order they run. */
     static List<Scenario> all() {
         return List.of(
             new Scenario("hello-1w", ONE, Kind.LOAD, "/hello", 1, 50, List.of()),
+            new Scenario("hello-browser", ONE, Kind.LOAD, "/hello", 1, 50, BROWSER),
             new Scenario("static-1k", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
             new Scenario("static-1m", ONE, Kind.LOAD, "/1m.bin", 1, 10, List.of()),
             new Scenario("close", ONE, Kind.LOAD, "/hello", 1, 50, List.of("Connection: close")),
