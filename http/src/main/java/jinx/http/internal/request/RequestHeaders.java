@@ -198,7 +198,8 @@ public final class RequestHeaders {
     /**
      * {@code User-Agent} values seen and their flags, a direct-mapped table on the value's hash: a client sends the
      * same value on each request, and the parser gives the same bytes as the same string, so one comparison of
-     * references replaces up to seven searches of a value of a hundred bytes or more. Entries are immutable and
+     * references (or of the values, for a string made anew) replaces up to seven searches of a value of a hundred
+     * bytes or more, and a repeated value allocates nothing. Entries are immutable and
      * published whole, so loops may share the table without a lock: a race costs a search, never wrong flags.
      */
     private static final Browsers[] BROWSERS = new Browsers[64];
@@ -213,7 +214,8 @@ public final class RequestHeaders {
         int slot = ua.hashCode() & (BROWSERS.length - 1);
         Browsers known = BROWSERS[slot];
         int flags;
-        if (known != null && known.ua == ua) {
+        // equal but not the same string: a value the string cache does not keep (over 256 bytes, or evicted)
+        if (known != null && (known.ua == ua || known.ua.equals(ua))) {
             flags = known.flags;
         } else {
             flags = browsers(ua);
