@@ -282,7 +282,7 @@ public final class EpollEventActions implements EventActions {
         // a wait reads ahead only when the bytes the last one read ahead were all taken: they are in the same area
         boolean ahead = reads != null && reads.idle();
         try {
-            n = EpollSyscalls.waitPreread(ep, eventList.address(), nevents, timeout, ahead ? reads.block() : 0, log);
+            n = EpollSyscalls.wait(ep, eventList.address(), nevents, timeout, ahead ? reads.block() : 0, log);
         } finally {
             // nginx refreshes the time before it looks at the result, failure included
             if ((flags & UPDATE_TIME) != 0) {

@@ -71,30 +71,16 @@ final class EpollSyscalls {
      * @param events the address of the result array
      * @param maxevents the array's length
      * @param timeout the longest wait in ms, -1 for no limit
+     * @param preread the address of a read-ahead block ({@code struct jinx_preread}, see {@link EpollPreread}),
+     *     whose reads are made in the same native call after the wait; 0 to read nothing ahead. A block needs
+     *     libjinxio ({@link #canPreread()})
      * @param log where an interrupted or empty wait is reported
      * @return the number of entries filled; 0 on timeout, and 0 when a signal interrupted the wait (logged at
      *     {@code info}: {@code epoll_wait() failed (4: Interrupted system call)}) or the wait returned nothing
      *     without a timeout (logged at {@code alert}, as nginx)
      * @throws NativeIoException {@code epoll_wait() failed (9: Bad file descriptor)} for any other errno
      */
-    static int wait(int ep, long events, int maxevents, int timeout, ErrorLog log) throws NativeIoException {
-        return wait(IO, ep, events, maxevents, timeout, 0, log);
-    }
-
-    /**
-     * {@link #wait}, then the reads ahead that {@code preread} asks for (see {@link EpollPreread}), in one native
-     * call; a read-ahead block needs libjinxio ({@link #canPreread()}).
-     *
-     * @param ep the epoll descriptor
-     * @param events the address of the result array
-     * @param maxevents the array's length
-     * @param timeout the longest wait in ms, -1 for no limit
-     * @param preread the address of the read-ahead block ({@code struct jinx_preread}), 0 to read nothing ahead
-     * @param log where an interrupted or empty wait is reported
-     * @return as {@link #wait}
-     * @throws NativeIoException as {@link #wait}
-     */
-    static int waitPreread(int ep, long events, int maxevents, int timeout, long preread, ErrorLog log)
+    static int wait(int ep, long events, int maxevents, int timeout, long preread, ErrorLog log)
         throws NativeIoException {
         return wait(IO, ep, events, maxevents, timeout, preread, log);
     }
@@ -102,7 +88,7 @@ final class EpollSyscalls {
     /**
      * Tells whether the wait can read ahead: libjinxio was found.
      *
-     * @return whether {@link #waitPreread} may be called
+     * @return whether {@link #wait} may be given a read-ahead block
      */
     static boolean canPreread() {
         return IO != null;

@@ -77,7 +77,7 @@ class EpollEventArrayTest {
             EpollEventArray list = new EpollEventArray(memory, n + 1);
             NativeMemory.fill(list.address(), (long) (n + 1) * EpollEventArray.SIZE, (byte) 0xA5);
             ErrorLog log = ErrorLog.open(List.of(), System.err);
-            assertEquals(n, EpollSyscalls.wait(ep, list.address(), n, 1000, log));
+            assertEquals(n, EpollSyscalls.wait(ep, list.address(), n, 1000, 0, log));
             Map<Long, Integer> got = new HashMap<>();
             for (int i = 0; i < n; i++) {
                 assertEquals(Platform.EPOLLIN, list.events(i));

@@ -80,7 +80,7 @@ class EpollSyscallsTest {
 
             ErrorLog log = ErrorLog.open(List.of(), System.err);
             NativeIoException wait = assertThrows(NativeIoException.class,
-                () -> EpollSyscalls.wait(999_998, ev.address(), 1, 0, log));
+                () -> EpollSyscalls.wait(999_998, ev.address(), 1, 0, 0, log));
             assertEquals("epoll_wait() failed (9: Bad file descriptor)", wait.getMessage());
         }
         Fds.assertBackTo(baseline);

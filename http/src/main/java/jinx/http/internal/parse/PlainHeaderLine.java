@@ -102,12 +102,18 @@ final class PlainHeaderLine {
         if (p + 1 >= last || at(b, base, p + 1) != LF) {
             return NOT_PLAIN;
         }
+        return line(r, b, start, nameEnd, valueStart, valueEnd == NONE ? p : valueEnd, p + 1, hash, i);
+    }
+
+    /** A plain line parsed: its positions set as the state machine sets them, {@code lf} the LF's index. */
+    private static int line(HttpParseState r, ByteBuffer b, int start, int nameEnd, int valueStart, int valueEnd,
+                            int lf, long hash, int lowcaseIndex) {
         r.headerNameStart = start;
         r.invalidHeader = false;
         r.headerNameEnd = nameEnd;
         r.headerStart = valueStart;
-        r.headerEnd = valueEnd == NONE ? p : valueEnd;
-        return HeaderLineParser.done(r, b, p + 1, hash, i);
+        r.headerEnd = valueEnd;
+        return HeaderLineParser.done(r, b, lf, hash, lowcaseIndex);
     }
 
     /**
@@ -144,16 +150,11 @@ final class PlainHeaderLine {
         for (int ch; end > valueStart && ((ch = at(b, base, end - 1)) == ' ' || ch == '\t'); ) {
             end--;
         }
-        r.headerNameStart = start;
-        r.invalidHeader = false;
-        r.headerNameEnd = nameEnd;
-        r.headerStart = valueStart;
-        r.headerEnd = end;
         if (end == stop) {
             r.valueHash = x;
             r.valueHashEnd = end;
         }
-        return HeaderLineParser.done(r, b, stop + 1, nameHash, lowcaseIndex);
+        return line(r, b, start, nameEnd, valueStart, end, stop + 1, nameHash, lowcaseIndex);
     }
 
     private static final long ONES = 0x0101010101010101L;
