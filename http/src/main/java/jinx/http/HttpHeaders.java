@@ -39,29 +39,34 @@ public final class HttpHeaders {
          * @param value the value
          */
         public Entry(String name, String value) {
+            Lower l = lower(name);
             this.name = name;
-            this.lowcaseName = lower(name);
+            this.lowcaseName = l.lower;
             this.value = value;
-            this.hash = fold(name);
+            this.hash = l.hash;
         }
     }
 
-    /** A name and its lower case, remembered (response headers are added by the same few names). */
-    private record Lower(String name, String lower) {
+    /**
+     * A name, its lower case and its {@link #fold}, remembered: response headers are added by the same few names,
+     * and a request's lines give a repeated name as the same string, whose bytes a hit then does not read.
+     */
+    private record Lower(String name, String lower, int hash) {
     }
 
     /** Lower-cased names, a direct-mapped table; racy reads see whole records or null. */
-    private static final Lower[] LOWER = new Lower[512];
+    private static final Lower[] LOWER = new Lower[1 << 11];
 
-    private static String lower(String name) {
-        int slot = name.hashCode() & (LOWER.length - 1);
+    private static Lower lower(String name) {
+        // mixed: names such as X1 ... X999 have hashes whose low bits, taken as they are, share slots
+        int slot = (name.hashCode() * 0x9E3779B9) >>> (32 - 11);
         Lower l = LOWER[slot];
         if (l != null && l.name.equals(name)) {
-            return l.lower;
+            return l;
         }
-        String lower = name.toLowerCase(Locale.ROOT);
-        LOWER[slot] = new Lower(name, lower);
-        return lower;
+        l = new Lower(name, name.toLowerCase(Locale.ROOT), fold(name));
+        LOWER[slot] = l;
+        return l;
     }
 
     /**
@@ -71,7 +76,14 @@ public final class HttpHeaders {
     static int fold(String name) {
         int h = 0;
         for (int i = 0, n = name.length(); i < n; ) {
-            int cp = name.codePointAt(i);
+            int cp = name.charAt(i);
+            if (cp < 0x80) {
+                // ASCII, all a header name from the wire is: the letters fold to lower case, nothing else changes
+                i++;
+                h = 31 * h + (cp >= 'A' && cp <= 'Z' ? cp + ('a' - 'A') : cp);
+                continue;
+            }
+            cp = name.codePointAt(i);
             i += Character.charCount(cp);
             h = 31 * h + Character.toLowerCase(Character.toUpperCase(cp));
         }
@@ -100,8 +112,16 @@ public final class HttpHeaders {
     private int spareFrom;
     /** At most this many spare entries are kept. */
     private static final int MAX_SPARE = 32;
+    /**
+     * Searches of {@link #spare} in this use that found nothing: after {@link #MAX_SPARE} of them the rest of the
+     * lines are new names too (a request of a thousand distinct names searched all the spares for each).
+     */
+    private int spareMisses;
 
     private Entry spare(String name) {
+        if (spareMisses == MAX_SPARE) {
+            return null;
+        }
         int n = spares;
         for (int k = 0, i = spareFrom; k < n; k++) {
             Entry e = spare[i];
@@ -112,6 +132,9 @@ public final class HttpHeaders {
                 return e;
             }
             i = next;
+        }
+        if (n > 0) {
+            spareMisses++;
         }
         return null;
     }
@@ -144,13 +167,15 @@ public final class HttpHeaders {
         spare = next;
         spares = n;
         spareFrom = 0;
+        spareMisses = 0;
         entries.clear();
         clearIndex();
     }
 
     private void clearIndex() {
-        if (index.length > 4 * INDEX_SIZE) {
-            // a request of many names does not make every later one clear a large table
+        if (index.length > 4 * INDEX_SIZE && names * 8 <= index.length) {
+            // a request of many names does not make every later one clear a large table; the next of as many
+            // names (a client that repeats such a request) clears it instead of growing a new one a step at a time
             index = new Entry[INDEX_SIZE];
         } else if (names > 0) {
             Arrays.fill(index, null);
@@ -158,10 +183,15 @@ public final class HttpHeaders {
         names = 0;
     }
 
-    /** The slot of the name's first line, or of the empty slot where it goes. */
+    /**
+     * The slot of the name's first line, or of the empty slot where it goes. The hash picks the first slot by its
+     * product with the golden ratio's top bits: names such as {@code X1}, {@code X2}, ... have consecutive hashes,
+     * which taken as they are filled one run of slots that every new name then walked to its end.
+     */
     private int slot(String name, int hash) {
         int mask = index.length - 1;
-        for (int i = hash & mask; ; i = (i + 1) & mask) {
+        int start = (hash * 0x9E3779B9) >>> Integer.numberOfLeadingZeros(mask);
+        for (int i = start; ; i = (i + 1) & mask) {
             Entry e = index[i];
             if (e == null || e.hash == hash && e.lowcaseName.equalsIgnoreCase(name)) {
                 return i;
