@@ -121,6 +121,26 @@ final class Proc {
         return 0;
     }
 
+    /**
+     * Time on a CPU of processes, summed over their threads, in nanoseconds: the first field of each
+     * {@code /proc/<pid>/task/<tid>/schedstat}. Threads that exited are not counted (a JVM's live for its run).
+     */
+    static long cpuNanos(List<Integer> pids) {
+        long sum = 0;
+        for (int pid : pids) {
+            Path dir = Path.of("/proc", Integer.toString(pid), "task");
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
+                for (Path task : tasks) {
+                    String s = Files.readString(task.resolve("schedstat"));
+                    sum += Long.parseLong(s.substring(0, s.indexOf(' ')));
+                }
+            } catch (IOException | RuntimeException e) {
+                // the process or a thread is gone: it adds nothing
+            }
+        }
+        return sum;
+    }
+
     /** Sums user and system ticks over processes. */
     static long[] ticks(List<Integer> pids) {
         long[] sum = new long[2];
