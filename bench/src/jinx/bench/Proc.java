@@ -40,18 +40,31 @@ final class Proc {
      * {@code C2 CompilerThre} in {@code /proc/<pid>/task/<tid>/comm}); zero for a process without any.
      */
     static long compilerTicks(List<Integer> pids) {
+        return sumOverThreads(pids, task -> {
+            if (!Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                return 0;
+            }
+            long[] t = ticks(task.resolve("stat"));
+            return t[0] + t[1];
+        });
+    }
+
+    /** A figure of one thread, from its {@code /proc/<pid>/task/<tid>} directory. */
+    private interface ThreadFigure {
+        long of(Path task) throws IOException;
+    }
+
+    /** Sums a figure over the threads of processes; a process or thread that is gone adds nothing. */
+    private static long sumOverThreads(List<Integer> pids, ThreadFigure figure) {
         long sum = 0;
         for (int pid : pids) {
             Path dir = Path.of("/proc", Integer.toString(pid), "task");
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
                 for (Path task : tasks) {
-                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
-                        long[] t = ticks(task.resolve("stat"));
-                        sum += t[0] + t[1];
-                    }
+                    sum += figure.of(task);
                 }
             } catch (IOException | RuntimeException e) {
-                // the process or the thread is gone: it compiles nothing
+                // the process or one of its threads is gone
             }
         }
         return sum;
@@ -126,19 +139,10 @@ final class Proc {
      * {@code /proc/<pid>/task/<tid>/schedstat}. Threads that exited are not counted (a JVM's live for its run).
      */
     static long cpuNanos(List<Integer> pids) {
-        long sum = 0;
-        for (int pid : pids) {
-            Path dir = Path.of("/proc", Integer.toString(pid), "task");
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
-                for (Path task : tasks) {
-                    String s = Files.readString(task.resolve("schedstat"));
-                    sum += Long.parseLong(s.substring(0, s.indexOf(' ')));
-                }
-            } catch (IOException | RuntimeException e) {
-                // the process or a thread is gone: it adds nothing
-            }
-        }
-        return sum;
+        return sumOverThreads(pids, task -> {
+            String s = Files.readString(task.resolve("schedstat"));
+            return Long.parseLong(s.substring(0, s.indexOf(' ')));
+        });
     }
 
     /** Sums user and system ticks over processes. */
