@@ -130,8 +130,8 @@ final class Hostile {
             }
         }
         StringBuilder md = new StringBuilder("# What a hostile request costs, against nginx\n\n")
-            .append(String.format("`bench/run hostile`: %d requests of each kind to warm up (all kinds, then until "
-                + "Jinx's JIT compilers rest), then %d sets of %d, alternating the servers; us of CPU per request of "
+            .append(String.format("`bench/run hostile`: %d requests of each kind to warm up (all kinds "
+                + "interleaved, and more until Jinx's JIT compilers rest), then %d sets of %d, alternating the servers; us of CPU per request of "
                 + "master and worker (one worker), each request on a new connection; the median of the sets, each "
                 + "set's figure in brackets. Requests of a cost above one are sent that many times fewer. The last "
                 + "column: CPU of Jinx's JIT compiler threads during the kind's sets, which the figures include.%n%n",
@@ -141,17 +141,14 @@ final class Hostile {
         try (Server nginx = Server.start(Server.Kind.NGINX, home, work.resolve("nginx"), docroot, 1, 1024, false);
              Server jinx = Server.start(Server.Kind.JINX, home, work.resolve("jinx"), docroot, 1, 1024, false)) {
             List<Map<String, Integer>> statuses = new ArrayList<>();
-            // every kind warms both up before any is measured: a kind measured while the JIT compiles the next
-            // one's code counted that compilation
-            for (Case c : cases) {
-                Map<String, Integer> nginxStatus = new LinkedHashMap<>();
-                Map<String, Integer> jinxStatus = new LinkedHashMap<>();
-                int n = Math.max(1, warm / c.cost());
-                send(nginx, c, n, nginxStatus);
-                send(jinx, c, n, jinxStatus);
-                statuses.add(nginxStatus);
-                statuses.add(jinxStatus);
+            for (int k = 0; k < cases.size(); k++) {
+                statuses.add(new LinkedHashMap<>());
+                statuses.add(new LinkedHashMap<>());
             }
+            // the kinds are interleaved, so that the JIT compiles with a profile of all of them: one kind after
+            // another, each compiled method met the next kind's branches as never taken, and was compiled again
+            warm(nginx, cases, statuses, 0);
+            warm(jinx, cases, statuses, 1);
             awaitCompilersRest(jinx);
             for (int k = 0; k < cases.size(); k++) {
                 Case c = cases.get(k);
@@ -184,6 +181,40 @@ final class Hostile {
         Files.writeString(out.resolve("hostile.md"), md);
         System.out.println(md);
         System.err.println("hostile: written to " + out.resolve("hostile.md"));
+    }
+
+    /**
+     * Sends {@link #warm} requests of each kind, interleaved, then more, a tenth of that at a time, until the JIT
+     * compiler threads did not run during such a tenth (ten times at most): Jinx's workers compile a method at its
+     * 15,000th call ({@code -XX:CompileThresholdScaling=3}), and a method called once per request then compiled in
+     * the middle of the measured sets.
+     *
+     * @param statuses two per kind, nginx's then Jinx's
+     * @param which 0 for nginx's, 1 for Jinx's
+     */
+    private void warm(Server server, List<Case> cases, List<Map<String, Integer>> statuses, int which)
+            throws IOException {
+        interleaved(server, cases, statuses, which, warm);
+        for (int i = 0; i < 10; i++) {
+            long before = Proc.compilerTicks(server.pids());
+            interleaved(server, cases, statuses, which, warm / 10);
+            if (Proc.compilerTicks(server.pids()) == before) {
+                return;
+            }
+        }
+    }
+
+    /** Sends {@code n} rounds of one request of each kind (of a kind of cost c, every c-th round). */
+    private static void interleaved(Server server, List<Case> cases, List<Map<String, Integer>> statuses, int which,
+                                    int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < cases.size(); k++) {
+                Case c = cases.get(k);
+                if (i % c.cost() == 0) {
+                    send(server, c, 1, statuses.get(2 * k + which));
+                }
+            }
+        }
     }
 
     /** Waits until the server's JIT compiler threads used no CPU for two seconds, 60 s at most. */

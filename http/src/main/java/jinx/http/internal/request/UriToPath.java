@@ -73,7 +73,17 @@ public final class UriToPath {
      */
     private static final Cached[] CACHED = new Cached[1024];
 
+    /**
+     * Longer URIs are mapped every time: they rarely repeat, and the string of one is made anew for each request
+     * (the parser's string cache keeps none over 256 bytes), so hashing it for the table cost more than the mapping
+     * (a sixth of a request for a URI of 2,500 escaped bytes).
+     */
+    private static final int MAX_CACHED_URI = 256;
+
     private static Mapped constantRoot(String root, String uri, int alias) {
+        if (uri.length() > MAX_CACHED_URI) {
+            return new Mapped(root + tail(uri, alias), root.length());
+        }
         int slot = (root.hashCode() * 31 + uri.hashCode() + alias) & (CACHED.length - 1);
         Cached c = CACHED[slot];
         if (c != null && c.root == root && c.alias == alias && c.uri.equals(uri)) {

@@ -175,4 +175,51 @@ class ComplexUriTest {
         c.uriEnd = d.limit();
         assertEquals(Rc.ERROR, HttpParser.parseUri(c, d), "DEL");
     }
+
+    /** The URI of what {@link #process} returned (which may hold a '|' itself). */
+    private static String uriOf(String processed) {
+        return processed.substring(0, processed.lastIndexOf('|', processed.lastIndexOf('|') - 1));
+    }
+
+    /**
+     * Every escape of a byte decodes as the byte written plainly would (a usual byte: no second look), in upper and
+     * lower case, in the middle, at the end of the URI, and one after the other; the rest keep their meaning.
+     */
+    @Test
+    void everyEscapeDecodesAsItsPlainByte() {
+        for (int c = 0; c < 256; c++) {
+            for (String hex : new String[] {String.format("%02X", c), String.format("%02x", c)}) {
+                String mid = process("/x%" + hex + "y", true);
+                String end = process("/x%" + hex, true);
+                if (c == 0) {
+                    assertEquals("INVALID", mid);
+                    assertEquals("INVALID", end);
+                    continue;
+                }
+                String plain = String.valueOf((char) c);
+                // any byte but NUL is a byte of the path once decoded, '/', '.', '%', '?', '#' and controls too
+                assertEquals("/x" + plain + "y", uriOf(mid), hex);
+                if (UriChars.usual(c)) {
+                    assertEquals("/x" + plain, uriOf(end), hex);
+                    assertEquals("/" + plain.repeat(3), uriOf(process("/" + ("%" + hex).repeat(3), true)), hex);
+                }
+                if (UriChars.usual(c) && c < 0x80) {
+                    // arguments and extension as well, as the plain byte gives them
+                    assertEquals(process("/x" + plain + "y", true), mid, hex);
+                    assertEquals(process("/x" + plain, true), end, hex);
+                }
+            }
+        }
+        assertEquals("/abc||", process("/%61%62%63", true));
+        assertEquals("/a/b.c|q|c", process("/%61/b%2e%63?q", true));
+        assertEquals("INVALID", process("/x%6", true));
+        assertEquals("INVALID", process("/x%6g", true));
+        assertEquals("/x/||", process("/x/y/%2e%2e", true));
+        HttpParseState r = new HttpParseState();
+        ByteBuffer b = direct("GET /x%61 HTTP/1.1\r\n");
+        assertEquals(Rc.OK, HttpParser.parseRequestLine(r, b));
+        assertEquals(Rc.OK, HttpParser.processRequestUri(r, b, true));
+        assertTrue(r.quotedUri);
+        assertEquals("/xa", r.uri);
+    }
 }
