@@ -54,12 +54,15 @@ public final class HttpHeaders {
     private record Lower(String name, String lower, int hash) {
     }
 
+    /** 2^32 divided by the golden ratio, odd: a hash times it has its top bits mixed from all of the hash's. */
+    private static final int GOLDEN = 0x9E3779B9;
+
     /** Lower-cased names, a direct-mapped table; racy reads see whole records or null. */
     private static final Lower[] LOWER = new Lower[1 << 11];
 
     private static Lower lower(String name) {
         // mixed: names such as X1 ... X999 have hashes whose low bits, taken as they are, share slots
-        int slot = (name.hashCode() * 0x9E3779B9) >>> (32 - 11);
+        int slot = (name.hashCode() * GOLDEN) >>> (32 - 11);
         Lower l = LOWER[slot];
         if (l != null && l.name.equals(name)) {
             return l;
@@ -190,7 +193,7 @@ public final class HttpHeaders {
      */
     private int slot(String name, int hash) {
         int mask = index.length - 1;
-        int start = (hash * 0x9E3779B9) >>> Integer.numberOfLeadingZeros(mask);
+        int start = (hash * GOLDEN) >>> Integer.numberOfLeadingZeros(mask);
         for (int i = start; ; i = (i + 1) & mask) {
             Entry e = index[i];
             if (e == null || e.hash == hash && e.lowcaseName.equalsIgnoreCase(name)) {

@@ -60,7 +60,7 @@ public final class UriToPath {
             }
             alias = 0;
         }
-        return new Mapped(root + tail(uri, alias), root.length());
+        return joined(root, uri, alias);
     }
 
     /** A mapping made for a constant root, a URI and an alias length. */
@@ -76,22 +76,27 @@ public final class UriToPath {
     /**
      * Longer URIs are mapped every time: they rarely repeat, and the string of one is made anew for each request
      * (the parser's string cache keeps none over 256 bytes), so hashing it for the table cost more than the mapping
-     * (a sixth of a request for a URI of 2,500 escaped bytes).
+     * (a sixth of the samples of a request for a URI of 2,500 escaped bytes).
      */
     private static final int MAX_CACHED_URI = 256;
 
     private static Mapped constantRoot(String root, String uri, int alias) {
         if (uri.length() > MAX_CACHED_URI) {
-            return new Mapped(root + tail(uri, alias), root.length());
+            return joined(root, uri, alias);
         }
         int slot = (root.hashCode() * 31 + uri.hashCode() + alias) & (CACHED.length - 1);
         Cached c = CACHED[slot];
         if (c != null && c.root == root && c.alias == alias && c.uri.equals(uri)) {
             return c.mapped;
         }
-        Mapped m = new Mapped(root + tail(uri, alias), root.length());
+        Mapped m = joined(root, uri, alias);
         CACHED[slot] = new Cached(root, uri, alias, m);
         return m;
+    }
+
+    /** The root followed by the URI, without the part an {@code alias} replaces. */
+    private static Mapped joined(String root, String uri, int alias) {
+        return new Mapped(root + tail(uri, alias), root.length());
     }
 
     /** The URI after the part an {@code alias} replaces. */

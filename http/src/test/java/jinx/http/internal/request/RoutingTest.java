@@ -104,5 +104,22 @@ class RoutingTest {
         assertTrue(f.log().contains("\"/srv/re/a/b/index.html\" is not found"), f.log());
         get("/rooted/x/", "localhost");
         assertTrue(f.log().contains("\"/srv/www/rooted/x/index.html\" is not found"), f.log());
+        // URIs over 256 bytes are mapped without the mapping cache, the same way, each time
+        String a = "a".repeat(300);
+        String b = "b".repeat(300);
+        for (int i = 0; i < 2; i++) {
+            get("/alias/" + a + "/", "localhost");
+            get("/rooted/" + b + "/", "localhost");
+        }
+        assertEquals(2, count(f.log(), "\"/srv/data/" + a + "/index.html\" is not found"), f.log());
+        assertEquals(2, count(f.log(), "\"/srv/www/rooted/" + b + "/index.html\" is not found"), f.log());
+    }
+
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
     }
 }
