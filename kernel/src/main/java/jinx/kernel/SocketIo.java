@@ -568,7 +568,14 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
         return Rc.ERROR;
     }
 
-    private static void log(Connection c, LogLevel level, String message) {
+    /**
+     * Logs a line about a connection with the context its protocol adds ({@link LogContext}).
+     *
+     * @param c the connection
+     * @param level the level
+     * @param message the message
+     */
+    static void log(Connection c, LogLevel level, String message) {
         ErrorLog l = c.log;
         if (l == null || !l.isEnabled(level)) {
             return;

@@ -58,6 +58,10 @@ public final class Errors {
     public static final int EHOSTUNREACH = Errno.EHOSTUNREACH.intValue();
     /** Network unreachable. */
     public static final int ENETUNREACH = Errno.ENETUNREACH.intValue();
+    /** Network is down: a connect to a peer fails at error level, as nginx logs it. */
+    public static final int ENETDOWN = Errno.ENETDOWN.intValue();
+    /** Host is down: as {@link #ENETDOWN}. */
+    public static final int EHOSTDOWN = Errno.EHOSTDOWN.intValue();
     /** No child processes: {@code waitpid()} has nothing left to reap. */
     public static final int ECHILD = Errno.ECHILD.intValue();
     /** No such process. */

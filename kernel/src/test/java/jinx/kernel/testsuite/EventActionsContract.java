@@ -42,7 +42,7 @@ import jinx.kernel.testsuite.LoopHarness.LoopThread;
  * <p>Every test runs on Linux only (an assumption), uses socket pairs or sockets on 127.0.0.1, closes every
  * descriptor it opened, and ends with {@code /proc/self/fd} back to what it was before the test.
  */
-public abstract class EventActionsContract extends MemoryConnectionScenarios {
+public abstract class EventActionsContract extends ConnectScenarios {
 
     /**
      * Returns a fresh, uninitialised method table; the loop calls {@code init} on it.

@@ -1,0 +1,143 @@
+package jinx.kernel;
+
+import java.io.IOException;
+
+import jinx.kernel.os.Errors;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.SockAddr;
+import jinx.kernel.os.Sockets;
+import jinx.kernel.os.Syscalls;
+import jinx.kernel.spi.EventActions;
+
+/**
+ * Outbound connections: nginx's {@code ngx_event_connect_peer()} and the upstream's {@code test_connect}
+ * (src/event/ngx_event_connect.c). A connection to a peer takes a slot from the loop's table, as an accepted one
+ * does, so {@code worker_connections} bounds both; its socket is non-blocking and registered with the event
+ * method before {@code connect()}, and the caller waits for the write event (with its own timeout, nginx's
+ * {@code proxy_connect_timeout}) and then asks {@link #testConnect} how the connect ended. Added in SPI 1.3.
+ *
+ * <p>Thread contract: the loop's thread only.
+ */
+public final class EventConnect {
+
+    private EventConnect() {
+    }
+
+    /**
+     * Chooses a peer through {@code pc.source} and starts connecting to it.
+     *
+     * @param loop the loop whose slot the connection takes
+     * @param pc the peer connection: its {@link PeerConnection#connection} is set unless the answer is
+     *     {@link Rc#BUSY}, {@link Rc#DECLINED} or {@link Rc#ERROR}
+     * @return {@link Rc#OK} (connected at once: the write event is ready), {@link Rc#AGAIN} (in progress: wait
+     *     for the write event), {@link Rc#DONE} (a cached connection, ready to use), {@link Rc#BUSY} (no live
+     *     peer), {@link Rc#DECLINED} (this peer failed at once; logged, the slot is closed: try the next one),
+     *     {@link Rc#ERROR} (no slot or no socket; logged)
+     */
+    public static int connectPeer(EventLoop loop, PeerConnection pc) {
+        int rc = pc.source.get(pc);
+        if (rc != Rc.OK) {
+            return rc;
+        }
+        pc.cached = false;
+        ErrorLog log = pc.log != null ? pc.log : loop.log();
+        SockAddr sa;
+        try {
+            sa = pc.sockAddr();
+        } catch (IllegalArgumentException e) {
+            log.log(LogLevel.ALERT, e.getMessage());
+            return Rc.ERROR;
+        }
+        int fd;
+        try {
+            fd = Sockets.socket(sa.family(), Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK, 0);
+        } catch (NativeIoException e) {
+            log.log(LogLevel.ALERT, e.getMessage() + " while connecting to " + pc.name);
+            return Rc.ERROR;
+        }
+        Connection c = loop.getConnection(fd, log);
+        if (c == null) {
+            closeQuietly(fd, log);
+            return Rc.ERROR;
+        }
+        c.number = loop.nextConnectionNumber();
+        c.addrText(pc.name);
+        pc.connection = c;
+        try {
+            if (pc.soKeepalive) {
+                Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_KEEPALIVE, 1);
+            }
+            register(loop, c);
+            rc = Sockets.connect(fd, sa);
+        } catch (NativeIoException e) {
+            failed(pc, c, e);
+            return Rc.DECLINED;
+        } catch (IOException e) {
+            log.log(LogLevel.ALERT, e.getMessage());
+            loop.closeConnection(c);
+            pc.connection = null;
+            return Rc.ERROR;
+        }
+        if (rc == Rc.AGAIN) {
+            return Rc.AGAIN;
+        }
+        c.write.ready = true;
+        return Rc.OK;
+    }
+
+    /**
+     * Tells how a connect in progress ended, once the write (or read) event came: nginx's
+     * {@code ngx_http_upstream_test_connect()}, which reads {@code SO_ERROR}. A failure is logged as
+     * {@code connect() failed (111: Connection refused)} with the context the connection's {@code data} adds.
+     *
+     * @param c the connection
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} (logged, {@code c.error} set)
+     */
+    public static int testConnect(Connection c) {
+        int err;
+        try {
+            err = Sockets.getsockopt(c.fd(), Platform.SOL_SOCKET, Platform.SO_ERROR);
+        } catch (NativeIoException e) {
+            err = e.errno();
+        }
+        if (err == 0) {
+            return Rc.OK;
+        }
+        c.error = true;
+        c.read.error = true;
+        c.write.error = true;
+        return SocketIo.connectionError(c, new NativeIoException("connect()", err, Errors.text(err)));
+    }
+
+    /** nginx adds the connection at once where the method can (epoll), and both events one by one elsewhere. */
+    private static void register(EventLoop loop, Connection c) throws IOException {
+        EventActions actions = loop.actions();
+        if ((loop.methodFlags() & EventActions.USE_CLEAR_EVENT) != 0) {
+            actions.addConnection(c);
+            return;
+        }
+        actions.add(c.read, EventActions.READ_EVENT, EventActions.LEVEL_EVENT);
+        actions.add(c.write, EventActions.WRITE_EVENT, EventActions.LEVEL_EVENT);
+    }
+
+    /** nginx's "connect() to ... failed" at the level its errno deserves, then the slot closed. */
+    private static void failed(PeerConnection pc, Connection c, NativeIoException e) {
+        int err = e.errno();
+        LogLevel level = err == Errors.ECONNREFUSED || err == Errors.EAGAIN || err == Errors.ECONNRESET
+            || err == Errors.ENETDOWN || err == Errors.ENETUNREACH || err == Errors.EHOSTDOWN
+            || err == Errors.EHOSTUNREACH ? LogLevel.ERROR : LogLevel.CRIT;
+        c.error = true;
+        SocketIo.log(c, level, e.getMessage());
+        c.loop().closeConnection(c);
+        pc.connection = null;
+    }
+
+    private static void closeQuietly(int fd, ErrorLog log) {
+        try {
+            Syscalls.close(fd);
+        } catch (NativeIoException e) {
+            log.log(LogLevel.ALERT, "close() socket " + fd + " failed (" + e.errno() + ": " + e.getMessage() + ")");
+        }
+    }
+}
