@@ -4,6 +4,7 @@ import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
+import jinx.kernel.LogLevel;
 
 /**
  * An HTTP request as modules see it: nginx's {@code ngx_http_request_t}. The request line and headers as
@@ -298,5 +299,152 @@ public abstract class HttpRequest {
      */
     public void addCleanup(Runnable cleanup) {
         throw new UnsupportedOperationException("addCleanup() needs a request of the HTTP core");
+    }
+
+    /* ---- SPI 1.3: what a module that produces a response from elsewhere (a proxy) needs ---- */
+
+    /**
+     * A request's event, as nginx's {@code r->read_event_handler} and {@code r->write_event_handler} take it: the
+     * core calls it when the client connection is readable or writable (or its timer fired) while the request is
+     * active. Added in SPI 1.3.
+     */
+    @FunctionalInterface
+    public interface EventHandler {
+
+        /**
+         * Handles the event.
+         *
+         * @param r the request
+         */
+        void handle(HttpRequest r);
+    }
+
+    /**
+     * Reads the client's request body, into memory buffers or a temporary file as {@code client_body_buffer_size}
+     * and {@code client_body_in_file_only} say (nginx's {@code ngx_http_read_client_request_body()}), and runs
+     * {@code postHandler} once it is read: at once when there is none or it came with the header. The request is
+     * {@linkplain #retain() retained} meanwhile: the handler returns {@link jinx.kernel.Rc#DONE} after a call that
+     * answered {@code OK} or {@code AGAIN}, and ends the request later with {@link #finalizeRequest(int)}. Added in
+     * SPI 1.3.
+     *
+     * @param postHandler what to run when the body is read, on the loop's thread
+     * @return {@link jinx.kernel.Rc#OK} or {@link jinx.kernel.Rc#AGAIN} (the post handler runs, or will), or an HTTP
+     *     status (400, 408, 413, 500) to finalize the request with
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public int readClientRequestBody(Runnable postHandler) {
+        throw new UnsupportedOperationException("readClientRequestBody() needs a request of the HTTP core");
+    }
+
+    /**
+     * Returns the request body read by {@link #readClientRequestBody}: memory buffers (from position to limit),
+     * or one file buffer ({@link jinx.kernel.Buf#inFile}) of the temporary file. The buffers are the core's:
+     * read them through duplicates and never change them. Added in SPI 1.3.
+     *
+     * @return the chain, or null when there is no body or it was not read
+     */
+    public BufChain requestBodyBufs() {
+        return null;
+    }
+
+    /**
+     * Sets what runs when the client connection is readable while the request is active (nginx's
+     * {@code r->read_event_handler}). Null blocks reading ({@code ngx_http_block_reading}): the read event is
+     * then ignored. Added in SPI 1.3.
+     *
+     * @param handler the handler, or null
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public void readEventHandler(EventHandler handler) {
+        throw new UnsupportedOperationException("readEventHandler() needs a request of the HTTP core");
+    }
+
+    /**
+     * Sets what runs when the client connection is writable, or its write timer fired, while the request is
+     * active (nginx's {@code r->write_event_handler}): a producer that stopped because {@link #outputPending()}
+     * resumes here. Null ignores the event. Added in SPI 1.3.
+     *
+     * @param handler the handler, or null
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public void writeEventHandler(EventHandler handler) {
+        throw new UnsupportedOperationException("writeEventHandler() needs a request of the HTTP core");
+    }
+
+    /**
+     * Tells whether the filters still hold output the client has not taken (nginx's {@code r->buffered ||
+     * c->buffered}): a producer keeps its buffers busy and reads no more from its source until this is false or
+     * its buffers came back. Added in SPI 1.3.
+     *
+     * @return true while output is pending
+     */
+    public boolean outputPending() {
+        return false;
+    }
+
+    /**
+     * Logs a line about this request with nginx's context ({@code while ACTION, client: ..., server: ...,
+     * request: "...", upstream: "...", host: "..."}), an errno's text after the message when not 0. Added in SPI
+     * 1.3.
+     *
+     * @param level the level
+     * @param errno the error number, or 0
+     * @param message the message
+     */
+    public void log(LogLevel level, int errno, String message) {
+        ErrorLog l = log();
+        if (l != null && l.isEnabled(level)) {
+            l.log(level, connection().number, errno == 0 ? message : message + " (" + errno + ")");
+        }
+    }
+
+    /**
+     * Sets what the request is doing, for the error log's {@code while ...} (nginx's {@code log->action}), such as
+     * {@code "reading response header from upstream"}. Added in SPI 1.3.
+     *
+     * @param action the action, or null
+     */
+    public void logAction(String action) {
+    }
+
+    /**
+     * Sets the upstream the request talks to, which the error log's lines about it name
+     * ({@code upstream: "http://127.0.0.1:8081/x"}, as nginx's {@code ngx_http_log_error_handler()} prints
+     * {@code r->upstream}'s peer). Added in SPI 1.3.
+     *
+     * @param text the text between the quotes, or null
+     */
+    public void logUpstream(String text) {
+    }
+
+    /**
+     * Tells whether {@link #unparsedUri} still names what {@link #uri} is: no rewrite changed the URI and no internal
+     * redirect happened (nginx's {@code r->valid_unparsed_uri}); a proxy then sends the client's URI as it came.
+     * Added in SPI 1.3.
+     *
+     * @return true when the unparsed URI may be sent as it is
+     */
+    public boolean validUnparsedUri() {
+        return false;
+    }
+
+    /**
+     * Tells whether the URI as sent held percent escapes or other bytes that normalising changed (nginx's
+     * {@code r->quoted_uri}): a URI made from {@link #uri} must then be escaped again. Added in SPI 1.3.
+     *
+     * @return true when escaped
+     */
+    public boolean quotedUri() {
+        return true;
+    }
+
+    /**
+     * Appends the request's context to a log line about it or about a connection it uses ({@code while ACTION,
+     * client: ..., server: ..., request: "...", upstream: "...", host: "..."}), as nginx's
+     * {@code ngx_http_log_error()} does for the upstream connection's log. Added in SPI 1.3.
+     *
+     * @param sb the line so far
+     */
+    public void appendLogContext(StringBuilder sb) {
     }
 }

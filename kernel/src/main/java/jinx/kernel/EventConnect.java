@@ -21,6 +21,12 @@ import jinx.kernel.spi.EventActions;
  */
 public final class EventConnect {
 
+    /**
+     * The errno a peer's timeout is logged with, read from the platform: nginx logs
+     * {@code upstream timed out (110: Connection timed out)} with {@code NGX_ETIMEDOUT}.
+     */
+    public static final int ETIMEDOUT = Errors.ETIMEDOUT;
+
     private EventConnect() {
     }
 
@@ -63,6 +69,7 @@ public final class EventConnect {
         }
         c.number = loop.nextConnectionNumber();
         c.addrText(pc.name);
+        pc.connectedAt = loop.wallMillis();
         pc.connection = c;
         try {
             if (pc.soKeepalive) {

@@ -60,6 +60,8 @@ public final class PeerConnection {
     public long start;
     /** The connection of the current try, or null. */
     public Connection connection;
+    /** When the current try's connection was made (loop ms), for {@code keepalive_time}. */
+    public long connectedAt;
     /** The connection came from a keep-alive cache: a failure before a byte was read is not the peer's fault. */
     public boolean cached;
     /** Set {@code SO_KEEPALIVE} on the socket ({@code proxy_socket_keepalive}). */

@@ -1,5 +1,8 @@
 package jinx.http.spi;
 
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.core.HttpCoreModule;
+import jinx.http.internal.core.HttpScope;
 import jinx.http.internal.variables.Variables;
 import jinx.kernel.ConfException;
 import jinx.kernel.spi.ConfContext;
@@ -39,5 +42,57 @@ public final class HttpDirectives {
      */
     public static int variableIndex(ConfContext cf, String name) throws ConfException {
         return Variables.of(cf).index(cf, name);
+    }
+
+    /**
+     * Where a directive stands, as a content handler's directive needs to know it (nginx's {@code clcf->name},
+     * {@code clcf->regex}, {@code clcf->named}, {@code clcf->noname} read by {@code proxy_pass}). Added in SPI 1.3.
+     *
+     * @param name the location's name ({@code /x}, {@code @fallback}, the regex's text), empty at server level
+     * @param exact an exact match location ({@code = /x})
+     * @param regex a regex location ({@code ~}, {@code ~*})
+     * @param named a named location ({@code @x})
+     * @param noname an {@code if} block or {@code limit_except}, which have no URI of their own
+     */
+    public record Location(String name, boolean exact, boolean regex, boolean named, boolean noname) {
+    }
+
+    /**
+     * Sets the content handler of the location a directive stands in (nginx's {@code clcf->handler}, which
+     * {@code proxy_pass} and {@code stub_status} set): it answers every request of the location in place of the
+     * CONTENT phase handlers (static, index, ...). Inside {@code if} it is the {@code if} block's own. Added in SPI
+     * 1.3.
+     *
+     * @param cf the directive being handled, in a location or an {@code if} block in one
+     * @param handler the handler
+     * @throws ConfException when the directive stands where no location is
+     */
+    public static void contentHandler(ConfContext cf, PhaseHandler handler) throws ConfException {
+        core(cf).handler = handler;
+    }
+
+    /**
+     * Tells what the location a directive stands in is.
+     *
+     * @param cf the directive being handled
+     * @return the location
+     * @throws ConfException when the directive stands where no location is
+     */
+    public static Location location(ConfContext cf) throws ConfException {
+        HttpCoreLocConf clcf = core(cf);
+        return new Location(clcf.name, clcf.exactMatch, clcf.regex != null, clcf.named, clcf.noname);
+    }
+
+    private static HttpCoreLocConf core(ConfContext cf) throws ConfException {
+        HttpCoreLocConf clcf;
+        try {
+            clcf = HttpCoreModule.locConf(HttpScope.of(cf).confs());
+        } catch (IllegalStateException e) {
+            clcf = null;
+        }
+        if (clcf == null) {
+            throw new ConfException("\"" + cf.name() + "\" directive is not allowed here");
+        }
+        return clcf;
     }
 }

@@ -12,6 +12,7 @@ import jinx.http.internal.core.HttpCoreMainConf;
 import jinx.http.internal.core.HttpCoreSrvConf;
 import jinx.http.internal.core.LocationMatch;
 import jinx.http.internal.io.HttpRequestBody;
+import jinx.http.internal.io.RequestBody;
 import jinx.http.internal.parse.HttpParseState;
 import jinx.http.internal.variables.RequestFacts;
 import jinx.http.spi.PhaseHandler;
@@ -148,6 +149,8 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
      * new again): the one field {@link #reuse} leaves alone.
      */
     public Object writeState;
+    /** What the error log names as the request's upstream ({@link #logUpstream}), or null. */
+    private String upstreamLogName;
 
     CoreRequest(HttpConnection hc) {
         this.ctx = new Object[hc.confCtx.mainConf.length];
@@ -233,8 +236,60 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         konqueror = false;
         variableCache = null;
         cleanups = null;
+        upstreamLogName = null;
         start(hc);
         return this;
+    }
+
+    /* ---- SPI 1.3 ---- */
+
+    @Override
+    public int readClientRequestBody(Runnable postHandler) {
+        return HttpRequestBody.readClientRequestBody(this, postHandler);
+    }
+
+    @Override
+    public BufChain requestBodyBufs() {
+        return requestBody instanceof RequestBody rb ? rb.bufs() : null;
+    }
+
+    @Override
+    public void readEventHandler(EventHandler handler) {
+        readEventHandler = handler == null ? BLOCK_READING : r -> handler.handle(r);
+    }
+
+    @Override
+    public void writeEventHandler(EventHandler handler) {
+        writeEventHandler = handler == null ? RequestEvents::emptyHandler : r -> handler.handle(r);
+    }
+
+    @Override
+    public boolean outputPending() {
+        return buffered != 0 || hc.buffered != 0;
+    }
+
+    @Override
+    public boolean validUnparsedUri() {
+        return parse.validUnparsedUri;
+    }
+
+    @Override
+    public boolean quotedUri() {
+        return parse.quotedUri;
+    }
+
+    @Override
+    public void appendLogContext(StringBuilder sb) {
+        if (hc.action != null) {
+            sb.append(" while ").append(hc.action);
+        }
+        sb.append(", client: ").append(remoteAddr());
+        appendRequestContext(sb);
+    }
+
+    @Override
+    public void logUpstream(String text) {
+        upstreamLogName = text;
     }
 
     /* ---- the confs ---- */
@@ -319,6 +374,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
      * @param errno the error number, 0 for none
      * @param message the message
      */
+    @Override
     public void log(LogLevel level, int errno, String message) {
         hc.log(level, errno, message);
     }
@@ -329,6 +385,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
      *
      * @param action the action, or null
      */
+    @Override
     public void logAction(String action) {
         hc.action = action;
     }
@@ -501,7 +558,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
 
     /* ---- the error log's request context: ngx_http_log_error_handler() ---- */
 
-    void appendLogContext(StringBuilder sb) {
+    void appendRequestContext(StringBuilder sb) {
         sb.append(", server: ").append(cscf().serverName);
         String line = requestLine;
         if (line == null && parse.requestStart != HttpParseState.NONE && headerIn != null) {
@@ -509,6 +566,9 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         }
         if (line != null && !line.isEmpty()) {
             sb.append(", request: \"").append(line).append('"');
+        }
+        if (upstreamLogName != null) {
+            sb.append(", upstream: \"").append(upstreamLogName).append('"');
         }
         if (headersIn.host != null) {
             sb.append(", host: \"").append(headersIn.host.value).append('"');

@@ -335,7 +335,7 @@ public final class HttpConnection implements SocketIo.LogContext {
         }
         sb.append(", client: ").append(remoteAddr());
         if (request != null) {
-            request.appendLogContext(sb);
+            request.appendRequestContext(sb);
         } else if (c.listening != null) {
             sb.append(", server: ").append(c.listening.addrText());
         }

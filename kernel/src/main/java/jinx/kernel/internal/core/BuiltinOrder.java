@@ -29,6 +29,8 @@ public final class BuiltinOrder {
         "http_index",
         "http_autoindex",
         "http_static",
+        "http_upstream",
+        "http_proxy",
         // filters, in execution order: the response passes them top to bottom
         "http_not_modified_filter",
         "http_headers_filter",

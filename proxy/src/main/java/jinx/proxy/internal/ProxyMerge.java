@@ -1,0 +1,133 @@
+package jinx.proxy.internal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.spi.Conf;
+
+/**
+ * The proxy's location conf merged with its parent's: nginx's {@code ngx_http_proxy_merge_loc_conf()} with its
+ * defaults, {@code ngx_http_proxy_init_headers()} and the default {@code proxy_redirect}.
+ */
+final class ProxyMerge {
+
+    /** nginx's {@code ngx_http_proxy_hide_headers[]}. */
+    private static final List<String> HIDE = List.of("date", "server", "x-pad", "x-accel-expires",
+        "x-accel-redirect", "x-accel-limit-rate", "x-accel-buffering", "x-accel-charset");
+
+    /** One memory page, nginx's default for proxy_buffer_size and proxy_buffers' size. */
+    private static final long PAGE = 4096;
+
+    private ProxyMerge() {
+    }
+
+    static void merge(ProxyLocConf prev, ProxyLocConf conf) throws ConfException {
+        conf.httpVersion = Conf.merge(conf.httpVersion, prev.httpVersion, jinx.http.HttpRequest.VERSION_10);
+        conf.method = conf.method != null ? conf.method : prev.method;
+        conf.connectTimeout = Conf.merge(conf.connectTimeout, prev.connectTimeout, 60_000L);
+        conf.sendTimeout = Conf.merge(conf.sendTimeout, prev.sendTimeout, 60_000L);
+        conf.readTimeout = Conf.merge(conf.readTimeout, prev.readTimeout, 60_000L);
+        conf.buffering = Conf.merge(conf.buffering, prev.buffering, 1);
+        conf.bufferSize = Conf.merge(conf.bufferSize, prev.bufferSize, PAGE);
+        if (conf.buffersNum == Conf.UNSET) {
+            conf.buffersNum = prev.buffersNum != Conf.UNSET ? prev.buffersNum : 8;
+            conf.buffersSize = prev.buffersSize != Conf.UNSET_LONG ? prev.buffersSize : PAGE;
+        }
+        if (conf.buffersNum < 2) {
+            throw new ConfException("there must be at least 2 \"proxy_buffers\"");
+        }
+        conf.passRequestHeaders = Conf.merge(conf.passRequestHeaders, prev.passRequestHeaders, 1);
+        conf.passRequestBody = Conf.merge(conf.passRequestBody, prev.passRequestBody, 1);
+        conf.interceptErrors = Conf.merge(conf.interceptErrors, prev.interceptErrors, 0);
+        conf.nextUpstream = Conf.merge(conf.nextUpstream, prev.nextUpstream,
+            ProxyLocConf.FT_ERROR | ProxyLocConf.FT_TIMEOUT);
+        if ((conf.nextUpstream & ProxyLocConf.FT_OFF) != 0) {
+            conf.nextUpstream = ProxyLocConf.FT_OFF;
+        }
+        conf.nextUpstreamTries = Conf.merge(conf.nextUpstreamTries, prev.nextUpstreamTries, 0);
+        conf.nextUpstreamTimeout = Conf.merge(conf.nextUpstreamTimeout, prev.nextUpstreamTimeout, 0L);
+        conf.socketKeepalive = Conf.merge(conf.socketKeepalive, prev.socketKeepalive, 0);
+        if (conf.setHeaders == null) {
+            conf.setHeaders = prev.setHeaders;
+        }
+        if (conf.hideHeaders == null) {
+            conf.hideHeaders = prev.hideHeaders;
+        }
+        if (conf.passHeaders == null) {
+            conf.passHeaders = prev.passHeaders;
+        }
+        headers(conf);
+        hidden(conf);
+        redirects(prev, conf);
+    }
+
+    /** nginx's {@code ngx_http_proxy_init_headers()}: the lines set here first, then the defaults not set. */
+    private static void headers(ProxyLocConf conf) {
+        List<ProxyLocConf.HeaderLine> lines = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        if (conf.setHeaders != null) {
+            for (ProxyLocConf.HeaderLine h : conf.setHeaders) {
+                lines.add(h);
+                names.add(h.lowcase());
+            }
+        }
+        defaultLine(lines, names, "Host", null, ProxyLocConf.PROXY_HOST);
+        defaultLine(lines, names, "Connection", Values.fixed("close"), ProxyLocConf.VALUE);
+        defaultLine(lines, names, "Content-Length", null, ProxyLocConf.BODY_LENGTH);
+        for (String name : List.of("Transfer-Encoding", "TE", "Keep-Alive", "Expect", "Upgrade")) {
+            defaultLine(lines, names, name, Values.fixed(""), ProxyLocConf.VALUE);
+        }
+        conf.headers = lines;
+        conf.headerNames = names;
+    }
+
+    private static void defaultLine(List<ProxyLocConf.HeaderLine> lines, Set<String> names, String name,
+                                    jinx.http.spi.ComplexValue value, int kind) {
+        String lc = ProxyModule.lower(name);
+        if (names.add(lc)) {
+            lines.add(new ProxyLocConf.HeaderLine(name, lc, value, kind));
+        }
+    }
+
+    private static void hidden(ProxyLocConf conf) {
+        Set<String> hidden = new HashSet<>(HIDE);
+        if (conf.hideHeaders != null) {
+            hidden.addAll(conf.hideHeaders);
+        }
+        if (conf.passHeaders != null) {
+            hidden.removeAll(conf.passHeaders);
+        }
+        conf.hidden = hidden;
+    }
+
+    /** The rules written here or inherited; {@code default} (also when nothing is written) from this proxy_pass. */
+    private static void redirects(ProxyLocConf prev, ProxyLocConf conf) {
+        if (conf.redirects == null) {
+            conf.redirects = prev.redirects;
+            conf.redirectDefault = prev.redirects == null || prev.redirectDefault;
+        }
+        if (!conf.redirectDefault || conf.pass == null) {
+            return;
+        }
+        ProxyPass pass = conf.pass;
+        List<ProxyLocConf.Redirect> rules = new ArrayList<>();
+        String prefix;
+        String replacement;
+        if (pass.uri() != null) {
+            prefix = pass.url();
+            replacement = pass.location();
+        } else {
+            prefix = pass.url() + "/";
+            replacement = "/";
+        }
+        rules.add(new ProxyLocConf.Redirect(prefix, Values.fixed(replacement), false, null, false));
+        if (conf.redirects != null) {
+            rules.addAll(conf.redirects);
+        }
+        conf.redirects = rules;
+        conf.redirectDefault = false;
+    }
+}

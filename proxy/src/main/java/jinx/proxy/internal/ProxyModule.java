@@ -1,0 +1,252 @@
+package jinx.proxy.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import jinx.http.HttpRequest;
+import jinx.http.spi.HttpConfig;
+import jinx.http.spi.HttpCtx;
+import jinx.http.spi.HttpDirectives;
+import jinx.http.spi.HttpModule;
+import jinx.kernel.ConfException;
+import jinx.kernel.spi.ApiVersion;
+import jinx.kernel.spi.Arity;
+import jinx.kernel.spi.ConfContext;
+import jinx.kernel.spi.ConfValues;
+import jinx.kernel.spi.Ctx;
+import jinx.kernel.spi.Directive;
+import jinx.kernel.spi.JinxModule;
+import jinx.kernel.spi.ModuleType;
+import jinx.kernel.spi.Slots;
+
+/**
+ * The {@code http_proxy} module: nginx's {@code ngx_http_proxy_module.c}. {@code proxy_pass} makes the location's
+ * content handler pass each request to an upstream ({@link ProxyRequest}); the other directives shape the request
+ * sent, the response passed back and the timeouts, retries and buffers in between. Written on the exported API
+ * of {@code jinx.http} and {@code jinx.kernel} only, as a third party would write it.
+ */
+public final class ProxyModule implements JinxModule, HttpModule {
+
+    /** The module's name. */
+    public static final String NAME = "http_proxy";
+
+    private static final Set<Ctx> LOC = Set.of(HttpCtx.LOC, HttpCtx.LIF);
+    private static final Set<Ctx> ANY = Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC);
+
+    private static final Map<String, Integer> NEXT_UPSTREAM = Map.ofEntries(
+        Map.entry("error", ProxyLocConf.FT_ERROR),
+        Map.entry("timeout", ProxyLocConf.FT_TIMEOUT),
+        Map.entry("invalid_header", ProxyLocConf.FT_INVALID_HEADER),
+        Map.entry("http_500", ProxyLocConf.FT_HTTP_500),
+        Map.entry("http_502", ProxyLocConf.FT_HTTP_502),
+        Map.entry("http_503", ProxyLocConf.FT_HTTP_503),
+        Map.entry("http_504", ProxyLocConf.FT_HTTP_504),
+        Map.entry("http_403", ProxyLocConf.FT_HTTP_403),
+        Map.entry("http_404", ProxyLocConf.FT_HTTP_404),
+        Map.entry("http_429", ProxyLocConf.FT_HTTP_429),
+        Map.entry("non_idempotent", ProxyLocConf.FT_NON_IDEMPOTENT),
+        Map.entry("off", ProxyLocConf.FT_OFF));
+
+    private final List<Directive<?>> directives = List.of(
+        Directive.of("proxy_pass", LOC, Arity.TAKE1, ProxyLocConf.class, this::proxyPass)
+            .syntax("URL").describe("Sets the protocol and address of a proxied server and an optional URI."),
+        Directive.of("proxy_set_header", ANY, Arity.TAKE2, ProxyLocConf.class, ProxyModule::setHeader).multi()
+            .syntax("field value").defaults("Host $proxy_host; Connection close")
+            .describe("Redefines or appends a field of the request header passed to the proxied server."),
+        Directive.of("proxy_hide_header", ANY, Arity.TAKE1, ProxyLocConf.class,
+                (cf, c) -> (c.hideHeaders = ProxyLocConf.list(c.hideHeaders)).add(lower(cf.arg(1)))).multi()
+            .syntax("field").describe("Hides a field of the proxied server's response header from the client."),
+        Directive.of("proxy_pass_header", ANY, Arity.TAKE1, ProxyLocConf.class,
+                (cf, c) -> (c.passHeaders = ProxyLocConf.list(c.passHeaders)).add(lower(cf.arg(1)))).multi()
+            .syntax("field").describe("Passes a header field that is hidden by default (Date, Server, X-Accel-...)."),
+        Directive.of("proxy_http_version", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.oneOf(Map.of("1.0", HttpRequest.VERSION_10, "1.1", HttpRequest.VERSION_11),
+                    (ProxyLocConf c, Integer v) -> c.httpVersion = v))
+            .syntax("1.0 | 1.1").defaults("1.0").describe("Sets the HTTP protocol version for proxying."),
+        Directive.of("proxy_method", ANY, Arity.TAKE1, ProxyLocConf.class,
+                (cf, c) -> c.method = HttpDirectives.compile(cf, cf.arg(1)))
+            .syntax("method").describe("Specifies the HTTP method to use in requests forwarded to the proxied server."),
+        Directive.of("proxy_connect_timeout", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.msec((ProxyLocConf c, long v) -> c.connectTimeout = v))
+            .syntax("time").defaults("60s").describe("Defines a timeout for establishing a connection."),
+        Directive.of("proxy_send_timeout", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.msec((ProxyLocConf c, long v) -> c.sendTimeout = v))
+            .syntax("time").defaults("60s").describe("Sets a timeout between two writes of the request."),
+        Directive.of("proxy_read_timeout", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.msec((ProxyLocConf c, long v) -> c.readTimeout = v))
+            .syntax("time").defaults("60s").describe("Defines a timeout between two reads of the response."),
+        Directive.of("proxy_buffering", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.buffering = on ? 1 : 0))
+            .syntax("on | off").defaults("on").describe("Enables or disables buffering of responses."),
+        Directive.of("proxy_buffer_size", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.bufferSize = v))
+            .syntax("size").defaults("4k|8k").describe("Sets the size of the buffer for the response header."),
+        Directive.of("proxy_buffers", ANY, Arity.TAKE2, ProxyLocConf.class, ProxyModule::buffers)
+            .syntax("number size").defaults("8 4k|8k")
+            .describe("Sets the number and size of the buffers for the response of one connection."),
+        Directive.of("proxy_pass_request_headers", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.passRequestHeaders = on ? 1 : 0))
+            .syntax("on | off").defaults("on").describe("Passes the client's header fields to the proxied server."),
+        Directive.of("proxy_pass_request_body", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.passRequestBody = on ? 1 : 0))
+            .syntax("on | off").defaults("on").describe("Passes the client's request body to the proxied server."),
+        Directive.of("proxy_next_upstream", ANY, Arity.ONE_MORE, ProxyLocConf.class,
+                Slots.bitmask(NEXT_UPSTREAM, (ProxyLocConf c, int v) -> c.nextUpstream = v))
+            .syntax("error | timeout | invalid_header | http_500 | http_502 | http_503 | http_504 | http_403 | "
+                + "http_404 | http_429 | non_idempotent | off ...").defaults("error timeout")
+            .describe("Specifies in which cases a request is passed to the next server."),
+        Directive.of("proxy_next_upstream_tries", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.number((ProxyLocConf c, int v) -> c.nextUpstreamTries = v))
+            .syntax("number").defaults("0").describe("Limits the number of tries for passing a request on."),
+        Directive.of("proxy_next_upstream_timeout", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.msec((ProxyLocConf c, long v) -> c.nextUpstreamTimeout = v))
+            .syntax("time").defaults("0").describe("Limits the time during which a request can be passed on."),
+        Directive.of("proxy_socket_keepalive", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.socketKeepalive = on ? 1 : 0))
+            .syntax("on | off").defaults("off").describe("Sets SO_KEEPALIVE on connections to the proxied server."),
+        Directive.of("proxy_redirect", ANY, Arity.TAKE12, ProxyLocConf.class, ProxyModule::redirect).multi()
+            .syntax("default", "off", "redirect replacement").defaults("default")
+            .describe("Sets the text to change in the Location and Refresh fields of a proxied response."));
+
+    private int ctxIndex = -1;
+    private ProxyVariables variables;
+
+    /** Instantiated by the kernel, once per configuration. */
+    public ProxyModule() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ModuleType type() {
+        return HttpCtx.HTTP;
+    }
+
+    @Override
+    public ApiVersion builtFor() {
+        return ApiVersion.CURRENT;
+    }
+
+    @Override
+    public List<Directive<?>> directives() {
+        return directives;
+    }
+
+    @Override
+    public Object context() {
+        return this;
+    }
+
+    @Override
+    public Object createLocConf() {
+        return new ProxyLocConf();
+    }
+
+    @Override
+    public void mergeLocConf(Object parent, Object child) throws ConfException {
+        ProxyMerge.merge((ProxyLocConf) parent, (ProxyLocConf) child);
+    }
+
+    @Override
+    public void preconfiguration(HttpConfig cf) throws ConfException {
+        ctxIndex = cf.ctxIndex(this);
+        variables = new ProxyVariables(ctxIndex);
+        variables.register(cf);
+    }
+
+    private int handler(HttpRequest r) {
+        ProxyLocConf plcf = (ProxyLocConf) r.locConf(ctxIndex);
+        ProxyRequest p = new ProxyRequest(r, plcf);
+        r.ctx(ctxIndex, p);
+        return p.handle();
+    }
+
+    private void proxyPass(ConfContext cf, ProxyLocConf conf) throws ConfException {
+        if (conf.pass != null) {
+            throw new ConfException("\"proxy_pass\" directive is duplicate");
+        }
+        String url = cf.arg(1);
+        if (url.indexOf('$') >= 0) {
+            throw new ConfException("variables in \"proxy_pass\" are not supported by this build");
+        }
+        HttpDirectives.Location loc = HttpDirectives.location(cf);
+        ProxyPass pass = ProxyPass.parse(url, loc.name(), cf.file(), cf.line(), UpstreamModule.mainConf(cf));
+        if (pass.uri() != null && (loc.regex() || loc.named() || loc.noname())) {
+            throw new ConfException("\"proxy_pass\" cannot have URI part in location given by regular expression, "
+                + "or inside named location, or inside \"if\" statement, or inside \"limit_except\" block");
+        }
+        conf.pass = pass;
+        HttpDirectives.contentHandler(cf, this::handler);
+    }
+
+    private static void setHeader(ConfContext cf, ProxyLocConf conf) throws ConfException {
+        if (conf.setHeaders == null) {
+            conf.setHeaders = new ArrayList<>();
+        }
+        String name = cf.arg(1);
+        conf.setHeaders.add(new ProxyLocConf.HeaderLine(name, lower(name), HttpDirectives.compile(cf, cf.arg(2)),
+            ProxyLocConf.VALUE));
+    }
+
+    private static void buffers(ConfContext cf, ProxyLocConf conf) throws ConfException {
+        int n;
+        try {
+            n = Integer.parseInt(cf.arg(1));
+        } catch (NumberFormatException e) {
+            n = 0;
+        }
+        long size = ConfValues.parseSize(cf.arg(2));
+        if (n <= 0 || size <= 0 || size > Integer.MAX_VALUE) {
+            throw new ConfException("invalid value \"" + (n <= 0 ? cf.arg(1) : cf.arg(2)) + "\" in \""
+                + cf.name() + "\" directive");
+        }
+        conf.buffersNum = n;
+        conf.buffersSize = size;
+    }
+
+    private static void redirect(ConfContext cf, ProxyLocConf conf) throws ConfException {
+        List<String> args = cf.args();
+        if (conf.redirects == null) {
+            conf.redirects = new ArrayList<>();
+        }
+        if (args.size() == 2) {
+            String v = args.get(1);
+            if (v.equals("off")) {
+                conf.redirects.clear();
+                conf.redirectDefault = false;
+                return;
+            }
+            if (!v.equals("default")) {
+                throw new ConfException("invalid parameter \"" + v + "\"");
+            }
+            conf.redirectDefault = true;
+            return;
+        }
+        String from = args.get(1);
+        String to = args.get(2);
+        if (from.startsWith("~")) {
+            boolean caseless = from.startsWith("~*");
+            String re = from.substring(caseless ? 2 : 1);
+            try {
+                Pattern pattern = Pattern.compile(re, caseless ? Pattern.CASE_INSENSITIVE : 0);
+                conf.redirects.add(new ProxyLocConf.Redirect(re, Values.fixed(to), true, pattern, caseless));
+            } catch (PatternSyntaxException e) {
+                throw new ConfException("pcre2_compile() failed: " + e.getDescription() + " in \"" + re + "\"");
+            }
+            return;
+        }
+        conf.redirects.add(new ProxyLocConf.Redirect(from, HttpDirectives.compile(cf, to), false, null, false));
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

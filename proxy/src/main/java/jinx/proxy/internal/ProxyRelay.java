@@ -1,0 +1,361 @@
+package jinx.proxy.internal;
+
+import java.nio.ByteBuffer;
+
+import jinx.http.HttpRequest;
+import jinx.kernel.Buf;
+import jinx.kernel.BufChain;
+import jinx.kernel.Connection;
+import jinx.kernel.EventConnect;
+import jinx.kernel.EventLoop;
+import jinx.kernel.LogLevel;
+import jinx.kernel.Rc;
+
+/**
+ * The response body from the upstream to the client, in bounded memory: nginx's {@code ngx_event_pipe.c} without
+ * temporary files, and {@code ngx_http_upstream_process_non_buffered_request()} for {@code proxy_buffering off}.
+ * The body is received into at most {@code proxy_buffers} blocks ({@code number} of {@code size}; one of
+ * {@code proxy_buffer_size} with buffering off), framed by the response's length, chunks or the end of the
+ * connection, and passed to the output filters as buffers over those blocks. A block is received into again only
+ * once every buffer over it was sent: while the client does not keep up, all blocks are busy, the upstream is not
+ * read (its socket's window fills and the upstream waits), and the client's write event resumes the relay. So a
+ * slow client holds at most {@code number * size} bytes per request, as nginx's busy buffers do.
+ */
+final class ProxyRelay {
+
+    private static final int LENGTH = 0;
+    private static final int CHUNKED = 1;
+    private static final int CLOSE = 2;
+    private static final int NONE = 3;
+
+    private final ProxyRequest p;
+    private final HttpRequest r;
+    private final EventLoop loop;
+    private final int framing;
+    private final ByteBuffer[] blocks;
+    /** The buffers passed over each block, sent when all are empty; null for a free block. */
+    private final Buf[][] out;
+    private final int[] outCount;
+    private long rest;
+    private boolean complete;
+    private boolean exact = true;
+    private boolean lastSent;
+    private boolean running;
+
+    ProxyRelay(ProxyRequest p) {
+        this.p = p;
+        this.r = p.r;
+        this.loop = p.loop;
+        ProxyLocConf plcf = p.plcf;
+        int n = Math.max(1, plcf.buffersNum);
+        int count = plcf.buffering == 1 ? n + 1 : 1;
+        blocks = new ByteBuffer[count];
+        out = new Buf[count][];
+        outCount = new int[count];
+        // block 0 is the header's buffer, holding the body's first bytes
+        blocks[0] = p.buffer;
+        p.buffer = null;
+        if (r.headerOnly || p.status == 204 || p.status == 304 || p.status < 200) {
+            framing = NONE;
+        } else if (p.chunked) {
+            framing = CHUNKED;
+        } else if (p.length >= 0) {
+            framing = LENGTH;
+            rest = p.length;
+        } else {
+            framing = CLOSE;
+        }
+    }
+
+    /** Whether the upstream connection may serve another request: the response was read whole and exactly. */
+    boolean keepalive() {
+        return complete && exact && framing != CLOSE && !p.connectionClose;
+    }
+
+    /** Passes what came with the header, then reads on. */
+    void start() {
+        if (framing == NONE) {
+            complete = true;
+            exact = !blocks[0].hasRemaining();
+        } else {
+            ByteBuffer first = blocks[0];
+            if (first.hasRemaining()) {
+                BufChain chain = frame(0, first.position(), first.limit());
+                if (chain == ERROR_CHAIN) {
+                    return;
+                }
+                if (chain != null && pass(chain) != Rc.OK) {
+                    return;
+                }
+            }
+            if (framing == LENGTH && rest == 0) {
+                complete = true;
+            }
+        }
+        run();
+    }
+
+    /** The client can take more (or its send_timeout fired). */
+    void clientWritable() {
+        Connection c = r.connection();
+        if (c.write.timedout) {
+            c.timedout = true;
+            r.log(LogLevel.INFO, EventConnect.ETIMEDOUT, "client timed out");
+            p.finish(408);
+            return;
+        }
+        if (lastSent) {
+            return;
+        }
+        if (r.outputFilter(null) == Rc.ERROR) {
+            p.finish(Rc.ERROR);
+            return;
+        }
+        run();
+    }
+
+    /** Reads what the blocks can take, passes it, and stops when the upstream or the client must wait. */
+    void run() {
+        if (running || lastSent) {
+            return;
+        }
+        running = true;
+        try {
+            loop();
+        } finally {
+            running = false;
+        }
+    }
+
+    private void loop() {
+        Connection u = p.upstreamConnection();
+        for (;;) {
+            BufChain chain = null;
+            BufChain tail = null;
+            while (!complete) {
+                int b = freeBlock();
+                if (b < 0) {
+                    break;
+                }
+                if (!u.read.ready) {
+                    break;
+                }
+                ByteBuffer block = blocks[b];
+                if (block == null) {
+                    block = ProxyBuffers.get((int) p.plcf.buffersSize);
+                    blocks[b] = block;
+                }
+                int n = u.io().recv(u, block.clear());
+                if (n == Rc.AGAIN) {
+                    break;
+                }
+                if (n == Rc.ERROR) {
+                    p.finish(502);
+                    return;
+                }
+                if (n == 0) {
+                    if (framing == CLOSE) {
+                        complete = true;
+                        break;
+                    }
+                    r.log(LogLevel.ERROR, 0, "upstream prematurely closed connection");
+                    p.finish(502);
+                    return;
+                }
+                p.vars.received(n);
+                BufChain c = frame(b, 0, n);
+                if (c == ERROR_CHAIN) {
+                    return;
+                }
+                if (c != null) {
+                    if (chain == null) {
+                        chain = c;
+                    } else {
+                        tail.next = c;
+                    }
+                    tail = c;
+                    while (tail.next != null) {
+                        tail = tail.next;
+                    }
+                }
+            }
+            if (chain != null) {
+                tail.buf.flush = true;
+                if (pass(chain) != Rc.OK) {
+                    return;
+                }
+                continue;
+            }
+            if (complete) {
+                finishBody();
+                return;
+            }
+            if (freeBlock() < 0) {
+                // every block waits for the client: stop reading; the client's write event resumes
+                if (!r.outputPending()) {
+                    if (r.outputFilter(null) == Rc.ERROR) {
+                        p.finish(Rc.ERROR);
+                        return;
+                    }
+                    if (freeBlock() >= 0) {
+                        continue;
+                    }
+                }
+                loop.deleteTimer(u.read);
+                if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
+                    p.finish(502);
+                }
+                return;
+            }
+            loop.addTimer(u.read, p.plcf.readTimeout);
+            if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
+                p.finish(502);
+            }
+            return;
+        }
+    }
+
+    private static final BufChain ERROR_CHAIN = new BufChain(null, null);
+
+    /** Frames bytes [from, to) of a block; returns buffers over the body's bytes, null for none. */
+    private BufChain frame(int b, int from, int to) {
+        ByteBuffer block = blocks[b];
+        switch (framing) {
+            case LENGTH -> {
+                long take = Math.min(rest, to - from);
+                if (take < to - from) {
+                    r.log(LogLevel.WARN, 0, "upstream sent more data than specified in \"Content-Length\" header");
+                    exact = false;
+                }
+                rest -= take;
+                if (rest == 0) {
+                    complete = true;
+                }
+                return take == 0 ? null : own(b, slice(block, from, from + (int) take));
+            }
+            case CHUNKED -> {
+                return chunks(b, from, to);
+            }
+            default -> {
+                return own(b, slice(block, from, to));
+            }
+        }
+    }
+
+    private BufChain chunks(int b, int from, int to) {
+        ByteBuffer v = blocks[b].duplicate().position(from).limit(to);
+        BufChain first = null;
+        BufChain last = null;
+        for (;;) {
+            int rc = p.parser.parseChunked(v);
+            if (rc == Rc.OK) {
+                int size = (int) Math.min(p.parser.chunkSize(), v.remaining());
+                if (size > 0) {
+                    BufChain cl = own(b, slice(blocks[b], v.position(), v.position() + size));
+                    v.position(v.position() + size);
+                    p.parser.consumed(size);
+                    if (first == null) {
+                        first = cl;
+                    } else {
+                        last.next = cl;
+                    }
+                    last = cl;
+                }
+                continue;
+            }
+            if (rc == Rc.DONE) {
+                complete = true;
+                if (v.hasRemaining()) {
+                    exact = false;
+                }
+                return first;
+            }
+            if (rc == Rc.AGAIN) {
+                return first;
+            }
+            r.log(LogLevel.ERROR, 0, "upstream sent invalid chunked response");
+            p.finish(502);
+            return ERROR_CHAIN;
+        }
+    }
+
+    private static ByteBuffer slice(ByteBuffer block, int from, int to) {
+        return block.duplicate().position(from).limit(to);
+    }
+
+    /** A buffer over a block, counted as the block's until sent. */
+    private BufChain own(int b, ByteBuffer data) {
+        Buf buf = Buf.of(data);
+        buf.tag = this;
+        Buf[] list = out[b];
+        if (list == null) {
+            list = new Buf[4];
+            out[b] = list;
+        } else if (outCount[b] == list.length) {
+            list = java.util.Arrays.copyOf(list, list.length * 2);
+            out[b] = list;
+        }
+        list[outCount[b]++] = buf;
+        return BufChain.of(buf);
+    }
+
+    /** A block whose buffers were all sent (or that has none), or -1. */
+    private int freeBlock() {
+        for (int i = 0; i < blocks.length; i++) {
+            if (i == 0 && blocks[0] == null) {
+                continue;
+            }
+            if (busy(i)) {
+                continue;
+            }
+            outCount[i] = 0;
+            if (i == 0 && p.plcf.buffering == 1 && blocks.length > 1) {
+                // the header's buffer is proxy_buffer_size; the body's blocks are proxy_buffers' size
+                ProxyBuffers.put(blocks[0]);
+                blocks[0] = null;
+                continue;
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    private boolean busy(int i) {
+        Buf[] list = out[i];
+        for (int k = 0; k < outCount[i]; k++) {
+            if (list[k].size() > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int pass(BufChain chain) {
+        int rc = r.outputFilter(chain);
+        if (rc == Rc.ERROR) {
+            p.finish(Rc.ERROR);
+        }
+        return rc == Rc.ERROR ? Rc.ERROR : Rc.OK;
+    }
+
+    /** The body was read whole: the last buffer goes out, the request ends (the core sends what is pending). */
+    private void finishBody() {
+        lastSent = true;
+        p.releasePeer(keepalive() ? jinx.kernel.PeerConnection.KEEPALIVE : 0);
+        Buf last = new Buf();
+        last.last = true;
+        last.flush = true;
+        int rc = r.outputFilter(BufChain.of(last));
+        p.finish(rc == Rc.ERROR ? Rc.ERROR : rc);
+    }
+
+    /** The request is freed: the blocks go back to the pool. */
+    void release() {
+        for (int i = 0; i < blocks.length; i++) {
+            if (blocks[i] != null) {
+                ProxyBuffers.put(blocks[i]);
+                blocks[i] = null;
+            }
+        }
+    }
+}

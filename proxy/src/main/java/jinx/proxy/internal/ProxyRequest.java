@@ -1,0 +1,542 @@
+package jinx.proxy.internal;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import jinx.http.HttpRequest;
+import jinx.http.ResponseParser;
+import jinx.kernel.Buf;
+import jinx.kernel.BufChain;
+import jinx.kernel.Connection;
+import jinx.kernel.ConnectionIo;
+import jinx.kernel.Event;
+import jinx.kernel.EventConnect;
+import jinx.kernel.EventLoop;
+import jinx.kernel.LogLevel;
+import jinx.kernel.PeerConnection;
+import jinx.kernel.Rc;
+import jinx.kernel.SocketIo;
+import jinx.kernel.spi.EventActions;
+import jinx.proxy.upstream.Upstream;
+
+/**
+ * One proxied request: nginx's {@code ngx_http_upstream_t} and the upstream's state machine of
+ * {@code ngx_http_upstream.c} with the proxy module's callbacks. Connect through the balancer
+ * ({@link EventConnect}), send the request line, header and body, read and parse the response header into a
+ * buffer of {@code proxy_buffer_size}, pass it to the client, then relay the body ({@link ProxyRelay}). A failure
+ * before the response header reached the client tries the next peer as {@code proxy_next_upstream} allows
+ * ({@link #next}); after it, the client's connection is closed.
+ *
+ * <p>Everything runs on the loop's thread. The upstream connection's {@code data} is this object, so the lines
+ * its I/O logs carry the request's context ({@code while reading response header from upstream, client: ...,
+ * upstream: "http://127.0.0.1:8081/"}). The request's cleanup closes the upstream connection and returns the
+ * buffers, however the request ends, so no event of the upstream reaches a request that was freed.
+ */
+final class ProxyRequest implements SocketIo.LogContext {
+
+    private static final int CONNECTING = 0;
+    private static final int SENDING = 1;
+    private static final int READING_HEADER = 2;
+    private static final int RELAYING = 3;
+    private static final int DONE = 4;
+
+    private static final int ETIMEDOUT = EventConnect.ETIMEDOUT;
+
+    final HttpRequest r;
+    final ProxyLocConf plcf;
+    final EventLoop loop;
+    final PeerConnection pc = new PeerConnection();
+    final Upstream upstream;
+    /** The URI sent, for the request line and logs. */
+    final String uri;
+    final ProxyVars vars = new ProxyVars();
+
+    private int state = CONNECTING;
+    private ByteBuffer header;
+    private BufChain toSend;
+    private boolean requestSent;
+    private boolean peerHeld;
+    private boolean finalized;
+    ByteBuffer buffer;
+    final ResponseParser parser = new ResponseParser();
+    private boolean statusParsed;
+    private final List<String[]> lines = new ArrayList<>();
+    private long tryStart;
+
+    /** The response: status, its line, framing. */
+    int status;
+    String statusLine;
+    long length = -1;
+    boolean chunked;
+    boolean connectionClose;
+    boolean headerSentToClient;
+    ProxyRelay relay;
+
+    ProxyRequest(HttpRequest r, ProxyLocConf plcf) {
+        this.r = r;
+        this.plcf = plcf;
+        this.loop = r.loop();
+        this.upstream = plcf.pass.reference().resolved;
+        this.uri = ProxyRequestHeader.uri(r, plcf.pass);
+    }
+
+    /** The content handler's part: read the body, then start. */
+    int handle() {
+        int rc = r.readClientRequestBody(this::init);
+        if (rc >= 300) {
+            return rc;
+        }
+        return Rc.DONE;
+    }
+
+    /** nginx's {@code ngx_http_upstream_init_request()}, once the body is read. */
+    private void init() {
+        r.addCleanup(this::cleanup);
+        long bodyLength = -1;
+        BufChain body = plcf.passRequestBody == 1 ? r.requestBodyBufs() : null;
+        if (body != null) {
+            bodyLength = body.size();
+        } else if (plcf.passRequestBody == 1 && (r.headersIn.contentLengthN >= 0 || r.headersIn.chunked)) {
+            bodyLength = 0;
+        }
+        header = ProxyRequestHeader.create(r, plcf, this, bodyLength);
+        upstream.start(loop, pc);
+        if (plcf.nextUpstreamTries > 0 && pc.tries > plcf.nextUpstreamTries) {
+            pc.tries = plcf.nextUpstreamTries;
+        }
+        pc.log = r.connection().log;
+        pc.soKeepalive = plcf.socketKeepalive == 1;
+        pc.start = loop.wallMillis();
+        r.readEventHandler(this::checkBroken);
+        r.writeEventHandler(null);
+        connect();
+    }
+
+    /** nginx's {@code ngx_http_upstream_connect()}. */
+    private void connect() {
+        r.logAction("connecting to upstream");
+        tryStart = loop.wallMillis();
+        state = CONNECTING;
+        requestSent = false;
+        statusParsed = false;
+        lines.clear();
+        parser.reset();
+        length = -1;
+        chunked = false;
+        connectionClose = false;
+        int rc = EventConnect.connectPeer(loop, pc);
+        vars.addPeer(pc.name);
+        if (rc == Rc.BUSY) {
+            r.log(LogLevel.ERROR, 0, "no live upstreams");
+            next(ProxyLocConf.FT_NOLIVE);
+            return;
+        }
+        r.logUpstream("http://" + pc.name + uri);
+        if (rc == Rc.ERROR) {
+            finish(500);
+            return;
+        }
+        peerHeld = true;
+        if (rc == Rc.DECLINED) {
+            next(ProxyLocConf.FT_ERROR);
+            return;
+        }
+        Connection c = pc.connection;
+        c.data = this;
+        c.read.handler = this::upstreamRead;
+        c.write.handler = this::upstreamWrite;
+        toSend = chain();
+        if (rc == Rc.AGAIN) {
+            loop.addTimer(c.write, plcf.connectTimeout);
+            return;
+        }
+        sendRequest();
+    }
+
+    /** The header and the body's buffers, as copies: a retry sends them again from the start. */
+    private BufChain chain() {
+        BufChain first = BufChain.of(Buf.of(header.duplicate()));
+        BufChain last = first;
+        BufChain body = plcf.passRequestBody == 1 ? r.requestBodyBufs() : null;
+        for (BufChain cl = body; cl != null; cl = cl.next) {
+            Buf src = cl.buf;
+            Buf b = new Buf();
+            if (src.inFile) {
+                b.inFile = true;
+                b.fileFd = src.fileFd;
+                b.fileName = src.fileName;
+                b.filePos = src.filePos;
+                b.fileLast = src.fileLast;
+            } else if (src.mem != null) {
+                b.mem = src.mem.duplicate();
+            } else {
+                continue;
+            }
+            last.next = BufChain.of(b);
+            last = last.next;
+        }
+        return first;
+    }
+
+    private void upstreamWrite(Event ev) {
+        if (finalized) {
+            return;
+        }
+        if (ev.timedout) {
+            next(ProxyLocConf.FT_TIMEOUT);
+            return;
+        }
+        if (state == CONNECTING || state == SENDING) {
+            sendRequest();
+        }
+    }
+
+    private void upstreamRead(Event ev) {
+        if (finalized) {
+            return;
+        }
+        if (ev.timedout) {
+            if (state == RELAYING) {
+                r.log(LogLevel.ERROR, ETIMEDOUT, "upstream timed out");
+                finish(504);
+            } else {
+                next(ProxyLocConf.FT_TIMEOUT);
+            }
+            return;
+        }
+        switch (state) {
+            case CONNECTING -> {
+                if (!pc.cached && EventConnect.testConnect(pc.connection) != Rc.OK) {
+                    next(ProxyLocConf.FT_ERROR);
+                }
+            }
+            case READING_HEADER -> processHeader();
+            case RELAYING -> relay.run();
+            default -> {
+            }
+        }
+    }
+
+    /** nginx's {@code ngx_http_upstream_send_request()}. */
+    private void sendRequest() {
+        Connection c = pc.connection;
+        if (state == CONNECTING) {
+            if (!pc.cached && EventConnect.testConnect(c) != Rc.OK) {
+                next(ProxyLocConf.FT_ERROR);
+                return;
+            }
+            vars.connected(loop.wallMillis() - tryStart);
+            state = SENDING;
+            r.logAction("sending request to upstream");
+        }
+        BufChain rest = c.io().sendChain(c, toSend, 0);
+        if (rest == ConnectionIo.CHAIN_ERROR) {
+            next(ProxyLocConf.FT_ERROR);
+            return;
+        }
+        toSend = rest;
+        if (rest != null) {
+            loop.addTimer(c.write, plcf.sendTimeout);
+            if (loop.handleWriteEvent(c.write) != Rc.OK) {
+                next(ProxyLocConf.FT_ERROR);
+            }
+            return;
+        }
+        loop.deleteTimer(c.write);
+        requestSent = true;
+        state = READING_HEADER;
+        r.logAction("reading response header from upstream");
+        if ((loop.methodFlags() & EventActions.USE_CLEAR_EVENT) == 0 && c.write.active) {
+            loop.handleWriteEvent(c.write);
+        }
+        loop.addTimer(c.read, plcf.readTimeout);
+        if (c.read.ready) {
+            processHeader();
+        } else if (loop.handleReadEvent(c.read, 0) != Rc.OK) {
+            next(ProxyLocConf.FT_ERROR);
+        }
+    }
+
+    /** nginx's {@code ngx_http_upstream_process_header()} with the proxy's status and header parsers. */
+    private void processHeader() {
+        Connection c = pc.connection;
+        if (buffer == null) {
+            buffer = ProxyBuffers.get((int) plcf.bufferSize);
+            buffer.limit(0);
+        }
+        for (;;) {
+            int rc = parse();
+            if (rc == Rc.OK) {
+                break;
+            }
+            if (rc != Rc.AGAIN) {
+                next(ProxyLocConf.FT_INVALID_HEADER);
+                return;
+            }
+            if (buffer.limit() == buffer.capacity()) {
+                r.log(LogLevel.ERROR, 0, "upstream sent too big header");
+                next(ProxyLocConf.FT_INVALID_HEADER);
+                return;
+            }
+            ByteBuffer in = buffer.duplicate().position(buffer.limit()).limit(buffer.capacity());
+            int n = c.io().recv(c, in);
+            if (n == Rc.AGAIN) {
+                if (loop.handleReadEvent(c.read, 0) != Rc.OK) {
+                    next(ProxyLocConf.FT_ERROR);
+                }
+                return;
+            }
+            if (n == 0) {
+                r.log(LogLevel.ERROR, 0, "upstream prematurely closed connection");
+            }
+            if (n <= 0) {
+                next(ProxyLocConf.FT_ERROR);
+                return;
+            }
+            vars.received(n);
+            buffer.limit(buffer.limit() + n);
+        }
+        headerDone();
+    }
+
+    private int parse() {
+        if (!statusParsed) {
+            int rc = parser.parseStatusLine(buffer);
+            if (rc == Rc.AGAIN) {
+                return rc;
+            }
+            if (rc != Rc.OK) {
+                r.log(LogLevel.ERROR, 0, "upstream sent no valid HTTP/1.0 header");
+                return Rc.ERROR;
+            }
+            statusParsed = true;
+            status = parser.status();
+            statusLine = parser.statusLine();
+            connectionClose = parser.httpVersion() < HttpRequest.VERSION_11;
+        }
+        for (;;) {
+            int rc = parser.parseHeaderLine(buffer);
+            if (rc == Rc.OK) {
+                header(parser.name(), parser.value());
+                continue;
+            }
+            if (rc == ResponseParser.HEADER_DONE) {
+                return Rc.OK;
+            }
+            if (rc == Rc.AGAIN) {
+                return rc;
+            }
+            r.log(LogLevel.ERROR, 0, "upstream sent invalid header");
+            return Rc.ERROR;
+        }
+    }
+
+    private void header(String name, String value) {
+        lines.add(new String[] {name, value});
+        if (name.equalsIgnoreCase("Content-Length")) {
+            try {
+                length = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                length = -2;
+            }
+        } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
+            chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+        } else if (name.equalsIgnoreCase("Connection")) {
+            String v = value.toLowerCase(Locale.ROOT);
+            if (v.contains("close")) {
+                connectionClose = true;
+            } else if (v.contains("keep-alive")) {
+                connectionClose = false;
+            }
+        }
+    }
+
+    /** The header is read: try the next peer for a status proxy_next_upstream names, else pass it on. */
+    private void headerDone() {
+        vars.header(loop.wallMillis() - tryStart, status);
+        int ft = statusFailure(status);
+        if (ft != 0 && pc.tries > 1 && (plcf.nextUpstream & ft) != 0 && withinTimeout()) {
+            next(ft);
+            return;
+        }
+        if (length == -2 || (chunked && length >= 0)) {
+            if (length == -2) {
+                r.log(LogLevel.ERROR, 0, "upstream sent invalid \"Content-Length\" header: \"" + lengthText()
+                    + "\"");
+                next(ProxyLocConf.FT_INVALID_HEADER);
+                return;
+            }
+            // nginx: Transfer-Encoding wins, the length is ignored
+            length = -1;
+        }
+        state = RELAYING;
+        r.logAction("reading upstream");
+        ProxyResponse.copy(r, plcf, this, lines);
+        if (chunked) {
+            r.headersOut.contentLengthN = -1;
+        }
+        int rc = r.sendHeader();
+        headerSentToClient = true;
+        relay = new ProxyRelay(this);
+        r.writeEventHandler(req -> relay.clientWritable());
+        if (rc == Rc.ERROR || rc > Rc.OK) {
+            finish(rc);
+            return;
+        }
+        relay.start();
+    }
+
+    private String lengthText() {
+        for (String[] l : lines) {
+            if (l[0].equalsIgnoreCase("Content-Length")) {
+                return l[1];
+            }
+        }
+        return "";
+    }
+
+    private static int statusFailure(int status) {
+        return switch (status) {
+            case 500 -> ProxyLocConf.FT_HTTP_500;
+            case 502 -> ProxyLocConf.FT_HTTP_502;
+            case 503 -> ProxyLocConf.FT_HTTP_503;
+            case 504 -> ProxyLocConf.FT_HTTP_504;
+            case 403 -> ProxyLocConf.FT_HTTP_403;
+            case 404 -> ProxyLocConf.FT_HTTP_404;
+            case 429 -> ProxyLocConf.FT_HTTP_429;
+            default -> 0;
+        };
+    }
+
+    private boolean withinTimeout() {
+        return plcf.nextUpstreamTimeout == 0 || loop.wallMillis() - pc.start < plcf.nextUpstreamTimeout;
+    }
+
+    /** nginx's {@code ngx_http_upstream_next()}. */
+    private void next(int ft) {
+        if (finalized) {
+            return;
+        }
+        if (ft == ProxyLocConf.FT_TIMEOUT) {
+            r.log(LogLevel.ERROR, ETIMEDOUT, "upstream timed out");
+        }
+        if (ft == ProxyLocConf.FT_NOLIVE) {
+            vars.failed(502);
+            finish(502);
+            return;
+        }
+        boolean cachedError = pc.cached && ft == ProxyLocConf.FT_ERROR;
+        int status = switch (ft) {
+            case ProxyLocConf.FT_TIMEOUT, ProxyLocConf.FT_HTTP_504 -> 504;
+            case ProxyLocConf.FT_HTTP_500 -> 500;
+            case ProxyLocConf.FT_HTTP_503 -> 503;
+            case ProxyLocConf.FT_HTTP_403 -> 403;
+            case ProxyLocConf.FT_HTTP_404 -> 404;
+            case ProxyLocConf.FT_HTTP_429 -> 429;
+            default -> 502;
+        };
+        if (!statusParsed || status != this.status) {
+            vars.failed(statusParsed ? this.status : status);
+        }
+        releasePeer(cachedError ? 0 : PeerConnection.FAILED);
+        if (cachedError) {
+            pc.tries++;
+        }
+        if (pc.tries == 0 || (plcf.nextUpstream & ft) == 0 || !withinTimeout()
+            || (requestSent && nonIdempotent() && (plcf.nextUpstream & ProxyLocConf.FT_NON_IDEMPOTENT) == 0)) {
+            finish(status);
+            return;
+        }
+        connect();
+    }
+
+    private boolean nonIdempotent() {
+        int m = r.method;
+        return m == HttpRequest.POST || m == HttpRequest.LOCK || m == HttpRequest.PATCH;
+    }
+
+    /** Gives the peer back to the balancer (or the keep-alive cache) and closes what the cache did not take. */
+    void releasePeer(int peerState) {
+        if (!peerHeld) {
+            return;
+        }
+        peerHeld = false;
+        pc.source.free(pc, peerState);
+        Connection c = pc.connection;
+        if (c != null) {
+            pc.connection = null;
+            c.close();
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_http_upstream_finalize_request()}: the peer released, the request finalized (an error
+     * after the header was sent closes the client's connection).
+     *
+     * @param rc the result
+     */
+    void finish(int rc) {
+        if (finalized) {
+            return;
+        }
+        finalized = true;
+        state = DONE;
+        vars.done(loop.wallMillis() - tryStart);
+        releasePeer(relay != null && relay.keepalive() ? PeerConnection.KEEPALIVE : 0);
+        r.logAction(null);
+        if (headerSentToClient && rc != 408 && rc != 499 && (rc == Rc.ERROR || rc >= 300)) {
+            rc = Rc.ERROR;
+        }
+        r.finalizeRequest(rc);
+    }
+
+    /** nginx's {@code ngx_http_upstream_check_broken_connection()} for the client's read event. */
+    private void checkBroken(HttpRequest req) {
+        Connection c = req.connection();
+        if (finalized) {
+            return;
+        }
+        if (c.read.eof || c.read.pendingEof || c.read.error) {
+            c.error = true;
+            r.log(LogLevel.INFO, 0, "client prematurely closed connection");
+            finish(499);
+            return;
+        }
+        if ((loop.methodFlags() & EventActions.USE_CLEAR_EVENT) == 0) {
+            req.readEventHandler(null);
+        }
+    }
+
+    /** The request is freed: the upstream connection closed, the buffers back in the pool. */
+    private void cleanup() {
+        finalized = true;
+        releasePeer(0);
+        if (relay != null) {
+            relay.release();
+        } else if (buffer != null) {
+            ProxyBuffers.put(buffer);
+        }
+        buffer = null;
+    }
+
+    /** A response header line's value by name, for {@code $upstream_http_*}; null when absent. */
+    String headerValue(String name) {
+        for (String[] l : lines) {
+            if (l[0].equalsIgnoreCase(name)) {
+                return l[1];
+            }
+        }
+        return null;
+    }
+
+    Connection upstreamConnection() {
+        return pc.connection;
+    }
+
+    @Override
+    public void appendLogContext(StringBuilder sb) {
+        r.appendLogContext(sb);
+    }
+}

@@ -1,0 +1,84 @@
+package jinx.proxy.internal;
+
+import java.util.function.Function;
+
+import jinx.http.HttpHeaders;
+import jinx.http.HttpRequest;
+import jinx.http.spi.HttpConfig;
+import jinx.kernel.ConfException;
+
+/**
+ * The proxy's variables: {@code $proxy_host}, {@code $proxy_port}, {@code $proxy_add_x_forwarded_for} (nginx's
+ * {@code ngx_http_proxy_vars[]}) and the upstream's {@code $upstream_addr}, {@code $upstream_status},
+ * {@code $upstream_connect_time}, {@code $upstream_header_time}, {@code $upstream_response_time},
+ * {@code $upstream_bytes_received} and {@code $upstream_http_*} (nginx's {@code ngx_http_upstream_vars[]}). A
+ * request that was not proxied has none of them (not found).
+ */
+final class ProxyVariables {
+
+    private final int ctxIndex;
+    private int remoteAddr;
+
+    ProxyVariables(int ctxIndex) {
+        this.ctxIndex = ctxIndex;
+    }
+
+    void register(HttpConfig cf) throws ConfException {
+        remoteAddr = cf.variableIndex("remote_addr");
+        cf.addVariable("proxy_host", (r, n) -> proxyHost(r), HttpConfig.VAR_NOCACHEABLE);
+        cf.addVariable("proxy_port", (r, n) -> pass(r, p -> Integer.toString(p.port())),
+            HttpConfig.VAR_NOCACHEABLE);
+        cf.addVariable("proxy_add_x_forwarded_for", (r, n) -> forwardedFor(r), HttpConfig.VAR_NOCACHEABLE);
+        upstream(cf, "upstream_addr", ProxyVars::addr);
+        upstream(cf, "upstream_status", ProxyVars::status);
+        upstream(cf, "upstream_connect_time", ProxyVars::connectTime);
+        upstream(cf, "upstream_header_time", ProxyVars::headerTime);
+        upstream(cf, "upstream_response_time", ProxyVars::responseTime);
+        upstream(cf, "upstream_bytes_received", v -> Long.toString(v.bytesReceived));
+        cf.addVariable("upstream_http_", this::upstreamHeader,
+            HttpConfig.VAR_PREFIX | HttpConfig.VAR_NOCACHEABLE);
+    }
+
+    private void upstream(HttpConfig cf, String name, Function<ProxyVars, String> f) throws ConfException {
+        cf.addVariable(name, (r, n) -> {
+            ProxyRequest p = request(r);
+            return p == null ? null : f.apply(p.vars);
+        }, HttpConfig.VAR_NOCACHEABLE);
+    }
+
+    private ProxyRequest request(HttpRequest r) {
+        Object o = r.ctx(ctxIndex);
+        return o instanceof ProxyRequest p ? p : null;
+    }
+
+    private String pass(HttpRequest r, Function<ProxyPass, String> f) {
+        ProxyRequest p = request(r);
+        return p == null ? null : f.apply(p.plcf.pass);
+    }
+
+    private String proxyHost(HttpRequest r) {
+        return pass(r, ProxyPass::hostHeader);
+    }
+
+    private String forwardedFor(HttpRequest r) {
+        String addr = r.variable(remoteAddr);
+        HttpHeaders.Entry xff = r.headersIn.xForwardedFor;
+        if (xff == null || xff.value == null || xff.value.isEmpty()) {
+            return addr;
+        }
+        StringBuilder sb = new StringBuilder(xff.value);
+        for (HttpHeaders.Entry e = xff.next; e != null; e = e.next) {
+            sb.append(", ").append(e.value);
+        }
+        return sb.append(", ").append(addr).toString();
+    }
+
+    private String upstreamHeader(HttpRequest r, String name) {
+        ProxyRequest p = request(r);
+        if (p == null || p.status == 0) {
+            return null;
+        }
+        String want = name.substring("upstream_http_".length()).replace('_', '-');
+        return p.headerValue(want);
+    }
+}

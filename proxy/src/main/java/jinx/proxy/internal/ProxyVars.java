@@ -1,0 +1,108 @@
+package jinx.proxy.internal;
+
+/**
+ * What the {@code $upstream_*} variables of a request read: per try, the peer's name, status and times, joined
+ * as nginx joins them ({@code 127.0.0.1:8081, 127.0.0.1:8082}; {@code 502, 200}; times in seconds with
+ * millisecond resolution, {@code -} for a time a try did not reach).
+ */
+final class ProxyVars {
+
+    private final StringBuilder addrs = new StringBuilder();
+    private final StringBuilder statuses = new StringBuilder();
+    private final StringBuilder connectTimes = new StringBuilder();
+    private final StringBuilder headerTimes = new StringBuilder();
+    private final StringBuilder responseTimes = new StringBuilder();
+    private int tries;
+    private boolean connected;
+    private boolean headered;
+    private boolean ended;
+    long bytesReceived;
+    long bytesSent;
+    long responseLength;
+
+    void addPeer(String name) {
+        if (tries > 0) {
+            closeTry(-1);
+            addrs.append(", ");
+            statuses.append(", ");
+            connectTimes.append(", ");
+            headerTimes.append(", ");
+            responseTimes.append(", ");
+        }
+        tries++;
+        connected = false;
+        headered = false;
+        ended = false;
+        addrs.append(name);
+    }
+
+    void connected(long ms) {
+        connected = true;
+        connectTimes.append(seconds(ms));
+    }
+
+    void header(long ms, int status) {
+        headered = true;
+        headerTimes.append(seconds(ms));
+        statuses.append(status);
+    }
+
+    void failed(int status) {
+        if (!headered) {
+            headered = true;
+            headerTimes.append('-');
+            statuses.append(status);
+        }
+    }
+
+    void done(long ms) {
+        closeTry(ms);
+    }
+
+    private void closeTry(long ms) {
+        if (ended || tries == 0) {
+            return;
+        }
+        ended = true;
+        if (!connected) {
+            connected = true;
+            connectTimes.append('-');
+        }
+        if (!headered) {
+            headered = true;
+            headerTimes.append('-');
+            statuses.append(502);
+        }
+        responseTimes.append(ms < 0 ? "-" : seconds(ms));
+    }
+
+    void received(long n) {
+        bytesReceived += n;
+    }
+
+    static String seconds(long ms) {
+        long s = ms / 1000;
+        long rest = ms % 1000;
+        return s + "." + (rest < 10 ? "00" : rest < 100 ? "0" : "") + rest;
+    }
+
+    String addr() {
+        return tries == 0 ? null : addrs.toString();
+    }
+
+    String status() {
+        return tries == 0 ? null : statuses.toString();
+    }
+
+    String connectTime() {
+        return tries == 0 ? null : connectTimes.toString();
+    }
+
+    String headerTime() {
+        return tries == 0 ? null : headerTimes.toString();
+    }
+
+    String responseTime() {
+        return tries == 0 ? null : responseTimes.toString();
+    }
+}

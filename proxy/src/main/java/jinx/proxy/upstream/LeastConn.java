@@ -1,0 +1,73 @@
+package jinx.proxy.upstream;
+
+import jinx.kernel.EventLoop;
+
+/**
+ * {@code least_conn}: nginx's {@code ngx_http_upstream_least_conn_module.c}. The peer with the fewest connections
+ * for its weight ({@code conns / weight}) is chosen; among peers tied for it, smooth weighted round robin decides.
+ * Counted per worker, as nginx counts without a {@code zone}.
+ */
+public final class LeastConn extends RoundRobin {
+
+    /**
+     * A request's state over a group.
+     *
+     * @param group the upstream's peers
+     * @param loop the loop whose clock times failures
+     */
+    public LeastConn(PeerGroup group, EventLoop loop) {
+        super(group, loop);
+    }
+
+    @Override
+    protected Peer choose(PeerGroup g, long now) {
+        Peer[] peers = g.peers;
+        Peer best = null;
+        int many = 0;
+        for (int i = 0; i < peers.length; i++) {
+            Peer p = peers[i];
+            if (isTried(i) || !p.available(now)) {
+                continue;
+            }
+            if (best == null || (long) p.conns * best.weight < (long) best.conns * p.weight) {
+                best = p;
+                many = 1;
+            } else if ((long) p.conns * best.weight == (long) best.conns * p.weight) {
+                many++;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        int total = 0;
+        Peer chosen = null;
+        int chosenIndex = -1;
+        for (int i = 0; i < peers.length; i++) {
+            Peer p = peers[i];
+            if (isTried(i) || !p.available(now)
+                || (long) p.conns * best.weight != (long) best.conns * p.weight) {
+                continue;
+            }
+            if (many == 1) {
+                chosen = p;
+                chosenIndex = i;
+                break;
+            }
+            p.currentWeight += p.effectiveWeight;
+            total += p.effectiveWeight;
+            if (p.effectiveWeight < p.weight) {
+                p.effectiveWeight++;
+            }
+            if (chosen == null || p.currentWeight > chosen.currentWeight) {
+                chosen = p;
+                chosenIndex = i;
+            }
+        }
+        chosen.currentWeight -= total;
+        markTried(chosenIndex);
+        if (now - chosen.checked > chosen.failTimeout) {
+            chosen.checked = now;
+        }
+        return chosen;
+    }
+}
