@@ -67,8 +67,9 @@ import java.util.function.BooleanSupplier;
  *     close</td></tr>
  * <tr><td>{@code /headers}</td><td>200 with {@code Server} and a fixed {@code Date}, three {@code Set-Cookie}
  *     (with Domain and Path attributes), {@code Location: http://127.0.0.1:PORT/x}, {@code Refresh: 5;
- *     url=http://127.0.0.1:PORT/x}, {@code X-Accel-Buffering}, {@code X-Accel-Charset}, {@code X-Accel-Expires},
- *     {@code X-Accel-Limit-Rate}, {@code X-Pad} and a lower-case {@code x-lower-case}, body {@code headers\n}</td></tr>
+ *     url=http://127.0.0.1:PORT/x}, {@code X-Accel-Buffering: yes}, {@code X-Accel-Expires: 0},
+ *     {@code X-Accel-Limit-Rate: 0}, {@code X-Pad} and a lower-case {@code x-lower-case}, body {@code headers\n}
+ *     (no {@code X-Accel-Charset}: nginx logs an error for a charset it was not configured with)</td></tr>
  * <tr><td>{@code /redirect[/P]}</td><td>302 with {@code Location: http://127.0.0.1:PORT/P} (default
  *     {@code /x}): the upstream's own address, as {@code proxy_redirect default} rewrites</td></tr>
  * <tr><td>{@code /upgrade}</td><td>with an {@code Upgrade} header: 101 (with {@code Sec-WebSocket-Accept} when a
@@ -79,8 +80,10 @@ import java.util.function.BooleanSupplier;
  * <tr><td>anything else</td><td>404 {@code not found\n}</td></tr>
  * </table>
  * Responses are HTTP/1.1 (but {@code /http10}), carry no Date or Server (but {@code /headers}), say
- * {@code Connection: close} when the upstream closes after them and {@code Connection: keep-alive} to an HTTP/1.0
- * request that asked for it; a HEAD request gets the header only. A request the upstream cannot parse is recorded
+ * {@code Connection: close} when the request asked for a close or the body ends with the connection, and
+ * {@code Connection: keep-alive} to an HTTP/1.0 request that asked for it; the broken ones ({@code /reset-body},
+ * {@code /close-early}, {@code /bad-chunk}, {@code /wrong-length}) close or reset without announcing it, as a
+ * failing backend does. A HEAD request gets the header only. A request the upstream cannot parse is recorded
  * with its {@link Received#error()} and answered 400, then the connection is closed.
  *
  * <p>{@link #on(String, Handler)} adds or replaces a behaviour. Thread-safe: requests are served, and may be

@@ -208,7 +208,7 @@ class FakeUpstreamBehaviourTest {
             "Content-Type: text/plain", "Set-Cookie: a=1; Domain=127.0.0.1; Path=/",
             "Set-Cookie: b=2; Path=/headers/; HttpOnly", "Set-Cookie: c=3; domain=localhost; path=/x; Secure",
             "Location: " + self + "/x", "Refresh: 5; url=" + self + "/x", "X-Accel-Buffering: yes",
-            "X-Accel-Charset: utf-8", "X-Accel-Expires: 0", "X-Accel-Limit-Rate: 0", "X-Pad: avoid browser bug",
+            "X-Accel-Expires: 0", "X-Accel-Limit-Rate: 0", "X-Pad: avoid browser bug",
             "x-lower-case: kept", "Content-Length: 8", "Connection: close"), r.head());
         assertEquals("headers\n", r.body());
     }
