@@ -1,8 +1,6 @@
 package jinx.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -103,6 +101,7 @@ public final class FakeUpstream implements AutoCloseable {
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
     private volatile boolean closed;
+    private volatile int idleTimeout;
 
     /**
      * Answers one request of a {@link FakeUpstream}.
@@ -111,16 +110,16 @@ public final class FakeUpstream implements AutoCloseable {
     public interface Handler {
 
         /**
-         * Answers the request by writing bytes, valid or not, to {@link Exchange#out()}. When it returns, what
+         * Answers the request by writing bytes, valid or not, to {@link UpstreamExchange#out()}. When it returns, what
          * was written is flushed and the connection waits for the next request, unless the request or the
-         * handler ({@link Exchange#closeAfter()}) asked for a close.
+         * handler ({@link UpstreamExchange#closeAfter()}) asked for a close.
          *
          * @param request the request, body read
          * @param exchange the connection
          * @throws IOException when the connection fails (it is then closed)
          * @see FakeUpstream#failures()
          */
-        void handle(Received request, Exchange exchange) throws IOException;
+        void handle(Received request, UpstreamExchange exchange) throws IOException;
 
         /**
          * Tells whether this handler honours {@code Expect: 100-continue}: the upstream then sends
@@ -131,88 +130,6 @@ public final class FakeUpstream implements AutoCloseable {
         default boolean continues() {
             return false;
         }
-    }
-
-    /**
-     * A handler's view of the connection its request came on.
-     */
-    public interface Exchange {
-
-        /**
-         * Returns the stream to write the response to, raw; buffered, flushed when the handler returns.
-         *
-         * @return the output stream
-         */
-        OutputStream out();
-
-        /**
-         * Returns the stream of the bytes after the request (for a tunnel after 101).
-         *
-         * @return the input stream
-         */
-        InputStream in();
-
-        /**
-         * Writes an HTTP/1.1 response head: the status line, the header lines, and (but for 1xx) the
-         * {@code Connection} header the request calls for: {@code close} when the connection ends after this
-         * response, {@code keep-alive} to an HTTP/1.0 request that asked for it. The body is the caller's.
-         *
-         * @param status the status code
-         * @param headerLines header lines ({@code Name: value}) in order
-         * @throws IOException when the write fails
-         */
-        void head(int status, List<String> headerLines) throws IOException;
-
-        /**
-         * Writes an HTTP/1.1 response: {@link #head} with the header lines and {@code Content-Length} (but for
-         * 1xx, 204 and 304), then the body (not to HEAD).
-         *
-         * @param status the status code
-         * @param headerLines header lines ({@code Name: value}) to send first, in order
-         * @param body the body
-         * @throws IOException when the write fails
-         */
-        void respond(int status, List<String> headerLines, byte[] body) throws IOException;
-
-        /**
-         * Flushes what was written to the socket.
-         *
-         * @throws IOException when the write fails
-         */
-        void flush() throws IOException;
-
-        /**
-         * Flushes, then waits.
-         *
-         * @param ms how long
-         * @throws IOException when the flush fails, or the upstream is closed meanwhile
-         */
-        void pause(long ms) throws IOException;
-
-        /** Closes the connection (FIN) once the handler returns, whatever the request asked. */
-        void closeAfter();
-
-        /**
-         * Tells whether the connection stays open after this response.
-         *
-         * @return false when the request or the handler asked for a close
-         */
-        boolean keepAlive();
-
-        /**
-         * Resets the connection now: SO_LINGER 0, then close, so the peer gets an RST (and loses what it has not
-         * read yet). What was written is flushed first.
-         *
-         * @throws IOException when the flush or close fails
-         */
-        void reset() throws IOException;
-
-        /**
-         * Returns the upstream's own address.
-         *
-         * @return {@code 127.0.0.1:port}
-         */
-        String address();
     }
 
     private FakeUpstream() throws IOException {
@@ -265,6 +182,18 @@ public final class FakeUpstream implements AutoCloseable {
             throw new IllegalArgumentException("a path prefix starts with /: " + pathPrefix);
         }
         handlers.put(pathPrefix, handler);
+        return this;
+    }
+
+    /**
+     * Closes (FIN) a connection whose next request's head does not come whole within {@code ms}, as a backend's
+     * keep-alive timeout does: a proxy then finds a cached connection closed. Applies from the next request on.
+     *
+     * @param ms the timeout; 0, the default, waits for ever
+     * @return this upstream
+     */
+    public FakeUpstream idleTimeout(int ms) {
+        idleTimeout = ms;
         return this;
     }
 
@@ -405,6 +334,10 @@ public final class FakeUpstream implements AutoCloseable {
         synchronized (failures) {
             failures.add(t);
         }
+    }
+
+    int idleTimeout() {
+        return idleTimeout;
     }
 
     boolean closed() {

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
-import jinx.testkit.FakeUpstream.Exchange;
 import jinx.testkit.FakeUpstream.Handler;
 
 /**
@@ -34,7 +33,7 @@ final class UpstreamBehaviours {
     /** A behaviour that takes a number from the path. */
     @FunctionalInterface
     private interface Numbered {
-        void handle(int n, Received request, Exchange exchange) throws IOException;
+        void handle(int n, Received request, UpstreamExchange exchange) throws IOException;
     }
 
     private UpstreamBehaviours() {
@@ -93,7 +92,7 @@ final class UpstreamBehaviours {
             .on("/upgrade", UpstreamBehaviours::upgrade)
             .on("/expect", new Handler() {
                 @Override
-                public void handle(Received r, Exchange ex) throws IOException {
+                public void handle(Received r, UpstreamExchange ex) throws IOException {
                     ex.respond(200, TEXT, r.body());
                 }
 
@@ -145,7 +144,7 @@ final class UpstreamBehaviours {
         return !r.method().equals("HEAD");
     }
 
-    private static void echo(Received r, Exchange ex) throws IOException {
+    private static void echo(Received r, UpstreamExchange ex) throws IOException {
         StringBuilder sb = new StringBuilder(r.requestLine()).append('\n');
         for (String line : r.headerLines()) {
             sb.append(line).append('\n');
@@ -157,7 +156,7 @@ final class UpstreamBehaviours {
         ex.respond(200, TEXT, body);
     }
 
-    private static void chunked(int n, Received r, Exchange ex) throws IOException {
+    private static void chunked(int n, Received r, UpstreamExchange ex) throws IOException {
         ex.head(200, CHUNKED);
         if (!sendsBody(r)) {
             return;
@@ -177,7 +176,7 @@ final class UpstreamBehaviours {
         out.write(bytes("0\r\n\r\n"));
     }
 
-    private static void trailers(Received r, Exchange ex) throws IOException {
+    private static void trailers(Received r, UpstreamExchange ex) throws IOException {
         ex.head(200, List.of("Content-Type: text/plain", "Transfer-Encoding: chunked",
             "Trailer: X-Checksum, X-Trailer"));
         if (sendsBody(r)) {
@@ -185,7 +184,7 @@ final class UpstreamBehaviours {
         }
     }
 
-    private static void closeDelimited(int n, Received r, Exchange ex) throws IOException {
+    private static void closeDelimited(int n, Received r, UpstreamExchange ex) throws IOException {
         ex.closeAfter();
         ex.head(200, TEXT);
         if (sendsBody(r)) {
@@ -193,7 +192,7 @@ final class UpstreamBehaviours {
         }
     }
 
-    private static void http10(Received r, Exchange ex) throws IOException {
+    private static void http10(Received r, UpstreamExchange ex) throws IOException {
         ex.closeAfter();
         ex.out().write(bytes("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 9\r\n\r\n"));
         if (sendsBody(r)) {
@@ -201,7 +200,7 @@ final class UpstreamBehaviours {
         }
     }
 
-    private static void status(int n, Received r, Exchange ex) throws IOException {
+    private static void status(int n, Received r, UpstreamExchange ex) throws IOException {
         if (n < 200) {
             ex.respond(400, TEXT, bytes("bad status " + n + " in /status/NNN (200-999)\n"));
             return;
@@ -209,7 +208,7 @@ final class UpstreamBehaviours {
         ex.respond(n, TEXT, bytes("status " + n + "\n"));
     }
 
-    private static void slowBody(int n, Received r, Exchange ex) throws IOException {
+    private static void slowBody(int n, Received r, UpstreamExchange ex) throws IOException {
         ex.head(200, List.of("Content-Type: text/plain", "Content-Length: 13"));
         if (sendsBody(r)) {
             ex.out().write(bytes("first\n"));
@@ -218,7 +217,7 @@ final class UpstreamBehaviours {
         }
     }
 
-    private static void headers(Received r, Exchange ex) throws IOException {
+    private static void headers(Received r, UpstreamExchange ex) throws IOException {
         String self = "http://" + ex.address();
         ex.respond(200, List.of("Server: fake-upstream", "Date: Sun, 06 Nov 1994 08:49:37 GMT",
             "Content-Type: text/plain", "Set-Cookie: a=1; Domain=127.0.0.1; Path=/",
@@ -228,14 +227,14 @@ final class UpstreamBehaviours {
             "x-lower-case: kept"), bytes("headers\n"));
     }
 
-    private static void redirect(Received r, Exchange ex) throws IOException {
+    private static void redirect(Received r, UpstreamExchange ex) throws IOException {
         String path = r.path();
         String target = path.length() > "/redirect/".length() ? path.substring("/redirect".length()) : "/x";
         ex.respond(302, List.of("Content-Type: text/plain", "Location: http://" + ex.address() + target),
             bytes("redirect\n"));
     }
 
-    private static void upgrade(Received r, Exchange ex) throws IOException {
+    private static void upgrade(Received r, UpstreamExchange ex) throws IOException {
         String protocol = r.header("Upgrade");
         if (protocol == null) {
             ex.respond(426, TEXT, bytes("upgrade required\n"));

@@ -16,7 +16,7 @@ import java.util.Map;
  * One connection of a {@link FakeUpstream}, on a thread of its own: reads a request, records it, lets the
  * handler of its path answer, and goes on while the connection is persistent.
  */
-final class UpstreamConnection implements Runnable, FakeUpstream.Exchange {
+final class UpstreamConnection implements Runnable, UpstreamExchange {
 
     private static final Map<Integer, String> REASONS = Map.ofEntries(Map.entry(100, "Continue"),
         Map.entry(101, "Switching Protocols"), Map.entry(200, "OK"), Map.entry(201, "Created"),
@@ -73,9 +73,11 @@ final class UpstreamConnection implements Runnable, FakeUpstream.Exchange {
     private boolean serve(UpstreamRequestReader reader) throws IOException {
         FakeUpstream.Handler handler;
         try {
+            socket.setSoTimeout(upstream.idleTimeout());
             if (!reader.readHead()) {
                 return false;
             }
+            socket.setSoTimeout(0);
             Received head = reader.received(null);
             handler = upstream.handler(head.path());
             if (handler != null && handler.continues() && expectsContinue(head)) {

@@ -90,6 +90,23 @@ class FakeUpstreamTest {
     }
 
     @Test
+    void anIdleTimeoutClosesAConnectionThatWaitsTooLong() throws Exception {
+        try (FakeUpstream up = FakeUpstream.start().idleTimeout(300); JinxClient.Session s = client(up).open()) {
+            for (int i = 1; i <= 3; i++) {
+                Thread.sleep(100);
+                s.send("GET /hello HTTP/1.1\r\nHost: up\r\n\r\n");
+                assertEquals(i, s.responses(i).size(), s.received());
+            }
+            long t0 = System.nanoTime();
+            assertTrue(s.closedByServer());
+            assertTrue(System.nanoTime() - t0 < 3_000_000_000L, "closed by the timeout, not by the client's wait");
+            up.awaitOpenConnections(0);
+            assertEquals(1, up.connections());
+            assertEquals(3, up.requests().size(), "a timeout records no request");
+        }
+    }
+
+    @Test
     void recordsLinesInOrderTheBodyAndTheRawBytes() throws Exception {
         try (FakeUpstream up = FakeUpstream.start()) {
             String raw = "POST /echo?a=1 HTTP/1.1\r\nHost: up\r\nX-B: 2\r\nx-a: 1\r\nX-B: 3\r\nContent-Length: 5\r\n"
