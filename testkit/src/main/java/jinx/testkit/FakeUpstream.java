@@ -21,8 +21,7 @@ import java.util.function.BooleanSupplier;
  *
  * <pre>{@code
  * try (FakeUpstream up = FakeUpstream.start()) {
- *     // proxy_pass http://127.0.0.1:<up.port()>;
- *     ...
+ *     // proxy_pass http://127.0.0.1:<up.port()>; in the server under test, then a request for /echo
  *     assertEquals("GET /echo HTTP/1.0", up.lastRequest().requestLine());
  * }
  * }</pre>
@@ -110,14 +109,14 @@ public final class FakeUpstream implements AutoCloseable {
     public interface Handler {
 
         /**
-         * Answers the request by writing bytes, valid or not, to {@link UpstreamExchange#out()}. When it returns, what
-         * was written is flushed and the connection waits for the next request, unless the request or the
-         * handler ({@link UpstreamExchange#closeAfter()}) asked for a close.
+         * Answers the request by writing bytes, valid or not, to {@link UpstreamExchange#out()}. When it returns,
+         * what was written is flushed and the connection waits for the next request, unless the request or the
+         * handler ({@link UpstreamExchange#closeAfter()}) asked for a close. What it throws other than an
+         * {@link IOException} closes the connection and is kept in {@link FakeUpstream#failures()}.
          *
          * @param request the request, body read
          * @param exchange the connection
          * @throws IOException when the connection fails (it is then closed)
-         * @see FakeUpstream#failures()
          */
         void handle(Received request, UpstreamExchange exchange) throws IOException;
 
