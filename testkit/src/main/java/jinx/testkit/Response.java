@@ -146,8 +146,9 @@ public record Response(String statusLine, List<String> headerLines, String head,
             }
             int size = Integer.parseInt(raw.substring(at, eol).split(";")[0].trim().toLowerCase(Locale.ROOT), 16);
             if (size == 0) {
-                int trailerEnd = raw.indexOf("\r\n", eol + 2);
-                return trailerEnd < 0 ? -1 : trailerEnd + 2;
+                // the trailer section, possibly empty, ends with an empty line (RFC 9112 section 7.1)
+                int trailerEnd = raw.startsWith("\r\n", eol + 2) ? eol : raw.indexOf("\r\n\r\n", eol + 2);
+                return trailerEnd < 0 ? -1 : trailerEnd + 4;
             }
             at = eol + 2 + size + 2;
             if (at > raw.length()) {
