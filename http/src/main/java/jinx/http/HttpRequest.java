@@ -447,4 +447,14 @@ public abstract class HttpRequest {
      */
     public void appendLogContext(StringBuilder sb) {
     }
+
+    /**
+     * Runs what the request's connection has posted (nginx's {@code ngx_http_run_posted_requests()}): a handler of
+     * an event that is not the client connection's, such as an upstream's, calls it once it returns, as nginx's
+     * {@code ngx_http_upstream_handler()} does, so that a request it finalized is ended now rather than at the
+     * client's next event. Check first that the client connection is still the one the request came on (its
+     * {@link Connection#number}): the request object is reused once freed. Added in SPI 1.3.
+     */
+    public void runPostedRequests() {
+    }
 }

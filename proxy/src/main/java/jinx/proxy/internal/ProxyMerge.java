@@ -39,6 +39,12 @@ final class ProxyMerge {
         if (conf.buffersNum < 2) {
             throw new ConfException("there must be at least 2 \"proxy_buffers\"");
         }
+        // nginx's default proxy_busy_buffers_size, twice the larger buffer, and its two checks
+        long size = Math.max(conf.bufferSize, conf.buffersSize);
+        if (2 * size > (conf.buffersNum - 1) * conf.buffersSize) {
+            throw new ConfException("\"proxy_busy_buffers_size\" must be less than the size of all "
+                + "\"proxy_buffers\" minus one buffer");
+        }
         conf.passRequestHeaders = Conf.merge(conf.passRequestHeaders, prev.passRequestHeaders, 1);
         conf.passRequestBody = Conf.merge(conf.passRequestBody, prev.passRequestBody, 1);
         conf.interceptErrors = Conf.merge(conf.interceptErrors, prev.interceptErrors, 0);

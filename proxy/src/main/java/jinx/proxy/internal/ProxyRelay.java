@@ -28,6 +28,9 @@ final class ProxyRelay {
     private static final int CLOSE = 2;
     private static final int NONE = 3;
 
+    /** What {@link #frame} answers when the body is invalid (the request was finished). */
+    private static final BufChain ERROR_CHAIN = new BufChain(null, null);
+
     private final ProxyRequest p;
     private final HttpRequest r;
     private final EventLoop loop;
@@ -84,8 +87,15 @@ final class ProxyRelay {
                 if (chain == ERROR_CHAIN) {
                     return;
                 }
-                if (chain != null && pass(chain) != Rc.OK) {
-                    return;
+                if (chain != null) {
+                    BufChain tail = chain;
+                    while (tail.next != null) {
+                        tail = tail.next;
+                    }
+                    tail.buf.flush = true;
+                    if (pass(chain) != Rc.OK) {
+                        return;
+                    }
                 }
             }
             if (framing == LENGTH && rest == 0) {
@@ -214,8 +224,6 @@ final class ProxyRelay {
             return;
         }
     }
-
-    private static final BufChain ERROR_CHAIN = new BufChain(null, null);
 
     /** Frames bytes [from, to) of a block; returns buffers over the body's bytes, null for none. */
     private BufChain frame(int b, int from, int to) {

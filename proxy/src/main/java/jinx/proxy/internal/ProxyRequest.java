@@ -62,6 +62,8 @@ final class ProxyRequest implements SocketIo.LogContext {
     ByteBuffer buffer;
     final ResponseParser parser = new ResponseParser();
     private boolean statusParsed;
+    /** The upstream sent no status line: the response goes on as HTTP/0.9. */
+    boolean http09;
     private final List<String[]> lines = new ArrayList<>();
     private long tryStart;
 
@@ -74,8 +76,14 @@ final class ProxyRequest implements SocketIo.LogContext {
     boolean headerSentToClient;
     ProxyRelay relay;
 
+    /** The client connection and its number: the request object is reused once freed. */
+    private final Connection client;
+    private final long clientNumber;
+
     ProxyRequest(HttpRequest r, ProxyLocConf plcf) {
         this.r = r;
+        this.client = r.connection();
+        this.clientNumber = client.number;
         this.plcf = plcf;
         this.loop = r.loop();
         this.upstream = plcf.pass.reference().resolved;
@@ -94,12 +102,12 @@ final class ProxyRequest implements SocketIo.LogContext {
     /** nginx's {@code ngx_http_upstream_init_request()}, once the body is read. */
     private void init() {
         r.addCleanup(this::cleanup);
-        long bodyLength = -1;
-        BufChain body = plcf.passRequestBody == 1 ? r.requestBodyBufs() : null;
-        if (body != null) {
-            bodyLength = body.size();
-        } else if (plcf.passRequestBody == 1 && (r.headersIn.contentLengthN >= 0 || r.headersIn.chunked)) {
-            bodyLength = 0;
+        // nginx's $proxy_internal_body_length: the client's length (a chunked body's once read), sent even with
+        // proxy_pass_request_body off, which is why nginx's docs pair that with proxy_set_header Content-Length ""
+        long bodyLength = r.headersIn.contentLengthN;
+        BufChain body = r.requestBodyBufs();
+        if (r.headersIn.chunked) {
+            bodyLength = body != null ? body.size() : 0;
         }
         header = ProxyRequestHeader.create(r, plcf, this, bodyLength);
         upstream.start(loop, pc);
@@ -121,6 +129,7 @@ final class ProxyRequest implements SocketIo.LogContext {
         state = CONNECTING;
         requestSent = false;
         statusParsed = false;
+        http09 = false;
         lines.clear();
         parser.reset();
         length = -1;
@@ -145,8 +154,8 @@ final class ProxyRequest implements SocketIo.LogContext {
         }
         Connection c = pc.connection;
         c.data = this;
-        c.read.handler = this::upstreamRead;
-        c.write.handler = this::upstreamWrite;
+        c.read.handler = this::onUpstreamRead;
+        c.write.handler = this::onUpstreamWrite;
         toSend = chain();
         if (rc == Rc.AGAIN) {
             loop.addTimer(c.write, plcf.connectTimeout);
@@ -178,6 +187,23 @@ final class ProxyRequest implements SocketIo.LogContext {
             last = last.next;
         }
         return first;
+    }
+
+    /** nginx's {@code ngx_http_upstream_handler()}: the handler, then what it posted on the client's connection. */
+    private void onUpstreamRead(Event ev) {
+        upstreamRead(ev);
+        runPosted();
+    }
+
+    private void onUpstreamWrite(Event ev) {
+        upstreamWrite(ev);
+        runPosted();
+    }
+
+    private void runPosted() {
+        if (client.number == clientNumber && client.fd() != -1) {
+            r.runPostedRequests();
+        }
     }
 
     private void upstreamWrite(Event ev) {
@@ -308,8 +334,14 @@ final class ProxyRequest implements SocketIo.LogContext {
                 return rc;
             }
             if (rc != Rc.OK) {
+                // nginx passes such a response on as HTTP/0.9: no header, the bytes as they came, then close
                 r.log(LogLevel.ERROR, 0, "upstream sent no valid HTTP/1.0 header");
-                return Rc.ERROR;
+                statusParsed = true;
+                http09 = true;
+                status = 200;
+                connectionClose = true;
+                buffer.position(0);
+                return Rc.OK;
             }
             statusParsed = true;
             status = parser.status();
@@ -374,6 +406,9 @@ final class ProxyRequest implements SocketIo.LogContext {
         state = RELAYING;
         r.logAction("reading upstream");
         ProxyResponse.copy(r, plcf, this, lines);
+        if (http09) {
+            r.httpVersion = HttpRequest.VERSION_9;
+        }
         if (chunked) {
             r.headersOut.contentLengthN = -1;
         }
@@ -437,9 +472,7 @@ final class ProxyRequest implements SocketIo.LogContext {
             case ProxyLocConf.FT_HTTP_429 -> 429;
             default -> 502;
         };
-        if (!statusParsed || status != this.status) {
-            vars.failed(statusParsed ? this.status : status);
-        }
+        vars.failed(cachedError ? 0 : status);
         releasePeer(cachedError ? 0 : PeerConnection.FAILED);
         if (cachedError) {
             pc.tries++;

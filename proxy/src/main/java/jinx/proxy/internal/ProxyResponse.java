@@ -71,7 +71,13 @@ final class ProxyResponse {
                 case "refresh" -> out.headers.add(name, ProxyRedirect.rewrite(r, plcf, p, value, true));
                 case "etag" -> out.etag = out.headers.add(name, value);
                 case "content-encoding" -> out.contentEncoding = out.headers.add(name, value);
-                case "server" -> out.server = new HttpHeaders.Entry(name, value);
+                case "server" -> {
+                    // passed (proxy_pass_header Server): in its place among the lines, the core's own not sent
+                    out.headers.add(name, value);
+                    HttpHeaders.Entry none = new HttpHeaders.Entry(name, value);
+                    none.removed = true;
+                    out.server = none;
+                }
                 default -> out.headers.add(name, value);
             }
         }

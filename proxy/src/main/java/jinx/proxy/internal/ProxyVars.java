@@ -13,6 +13,7 @@ final class ProxyVars {
     private final StringBuilder headerTimes = new StringBuilder();
     private final StringBuilder responseTimes = new StringBuilder();
     private int tries;
+    private int status;
     private boolean connected;
     private boolean headered;
     private boolean ended;
@@ -30,6 +31,7 @@ final class ProxyVars {
             responseTimes.append(", ");
         }
         tries++;
+        status = 0;
         connected = false;
         headered = false;
         ended = false;
@@ -41,18 +43,19 @@ final class ProxyVars {
         connectTimes.append(seconds(ms));
     }
 
-    void header(long ms, int status) {
+    void header(long ms, int code) {
         headered = true;
         headerTimes.append(seconds(ms));
-        statuses.append(status);
+        status = code;
     }
 
-    void failed(int status) {
+    /** A try failed: nginx's {@code ngx_http_upstream_next()} records the status it would answer. */
+    void failed(int code) {
         if (!headered) {
             headered = true;
             headerTimes.append('-');
-            statuses.append(status);
         }
+        status = code;
     }
 
     void done(long ms) {
@@ -71,8 +74,8 @@ final class ProxyVars {
         if (!headered) {
             headered = true;
             headerTimes.append('-');
-            statuses.append(502);
         }
+        statuses.append(status == 0 ? 502 : status);
         responseTimes.append(ms < 0 ? "-" : seconds(ms));
     }
 
@@ -91,7 +94,10 @@ final class ProxyVars {
     }
 
     String status() {
-        return tries == 0 ? null : statuses.toString();
+        if (tries == 0) {
+            return null;
+        }
+        return ended ? statuses.toString() : statuses.toString() + (status == 0 ? "" : Integer.toString(status));
     }
 
     String connectTime() {

@@ -19,6 +19,16 @@ public final class LeastConn extends RoundRobin {
         super(group, loop);
     }
 
+    /**
+     * A request's state over a group, with its own clock (tests).
+     *
+     * @param group the upstream's peers
+     * @param clock the time in ms
+     */
+    public LeastConn(PeerGroup group, java.util.function.LongSupplier clock) {
+        super(group, clock);
+    }
+
     @Override
     protected Peer choose(PeerGroup g, long now) {
         Peer[] peers = g.peers;

@@ -1,6 +1,7 @@
 package jinx.proxy.upstream;
 
-import jinx.kernel.ErrorLog;
+import java.util.function.LongSupplier;
+
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
 import jinx.kernel.PeerConnection;
@@ -20,7 +21,7 @@ import jinx.kernel.Rc;
  */
 public class RoundRobin implements PeerConnection.Source {
 
-    private final EventLoop loop;
+    private final LongSupplier clock;
     private PeerGroup group;
     private long[] tried;
     /** The peer of the current try, or null. */
@@ -33,8 +34,18 @@ public class RoundRobin implements PeerConnection.Source {
      * @param loop the loop whose clock times failures
      */
     public RoundRobin(PeerGroup group, EventLoop loop) {
+        this(group, loop::wallMillis);
+    }
+
+    /**
+     * A request's state over a group, with its own clock (tests).
+     *
+     * @param group the upstream's peers
+     * @param clock the time in ms
+     */
+    public RoundRobin(PeerGroup group, LongSupplier clock) {
         this.group = group;
-        this.loop = loop;
+        this.clock = clock;
         this.tried = new long[(Math.max(group.peers.length, group.backup == null ? 0 : group.backup.peers.length)
             + 63) / 64];
     }
@@ -60,7 +71,7 @@ public class RoundRobin implements PeerConnection.Source {
 
     @Override
     public int get(PeerConnection pc) {
-        long now = loop.wallMillis();
+        long now = clock.getAsLong();
         Peer p;
         if (group.single()) {
             p = group.peers[0];
@@ -164,16 +175,15 @@ public class RoundRobin implements PeerConnection.Source {
             pc.tries = 0;
             return;
         }
-        long now = loop.wallMillis();
+        long now = clock.getAsLong();
         if ((state & PeerConnection.FAILED) != 0) {
             p.fails++;
             p.accessed = now;
             p.checked = now;
             if (p.maxFails > 0) {
                 p.effectiveWeight -= p.weight / p.maxFails;
-                if (p.fails >= p.maxFails) {
-                    ErrorLog log = pc.log != null ? pc.log : loop.log();
-                    log.log(LogLevel.WARN, pc.connection != null ? pc.connection.number : 0,
+                if (p.fails >= p.maxFails && pc.log != null) {
+                    pc.log.log(LogLevel.WARN, pc.connection != null ? pc.connection.number : 0,
                         "upstream server temporarily disabled");
                 }
             }

@@ -288,6 +288,11 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     }
 
     @Override
+    public void runPostedRequests() {
+        RequestFinalizer.runPostedRequests(hc);
+    }
+
+    @Override
     public void logUpstream(String text) {
         upstreamLogName = text;
     }
