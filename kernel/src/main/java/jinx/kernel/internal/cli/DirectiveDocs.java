@@ -29,7 +29,7 @@ public final class DirectiveDocs {
     public static final String FILE = "docs/directives.md";
 
     /** How to bring the file up to date, for the freshness check's message. */
-    public static final String REGENERATE = "mvn -B -q -o test -pl http -am -Dtest=DirectiveDocsTest "
+    public static final String REGENERATE = "mvn -B -q -o test -pl checks -am -Dtest=DirectiveDocsTest "
         + "-Dsurefire.failIfNoSpecifiedTests=false -Djinx.docs.write=true";
 
     /** The contexts in the order nginx's documentation lists them; others follow by name. */

@@ -1,4 +1,4 @@
-package jinx.http.internal;
+package jinx.checks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,8 +20,8 @@ import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 
 /**
- * {@code docs/directives.md} is what the directive tables of the built-in modules produce (the kernel, both event
- * methods and HTTP are on this module's test class path), and every built-in directive is documented.
+ * {@code docs/directives.md} is what the directive tables of the built-in modules produce (every module of the
+ * distribution is on this module's test class path: the kernel, both event methods, HTTP and the proxy), and every built-in directive is documented.
  * {@code -Djinx.docs.write=true} rewrites the file instead of comparing.
  */
 class DirectiveDocsTest {
