@@ -28,7 +28,7 @@ record ProxyPass(String url, String host, int port, boolean hasPort, String host
         } else if (url.regionMatches(true, 0, "https://", 0, 8)) {
             throw new ConfException("https protocol requires SSL support");
         } else {
-            throw new ConfException("invalid URL prefix in \"" + url + "\"");
+            throw new ConfException("invalid URL prefix");
         }
         String host;
         String uri = null;

@@ -1,0 +1,112 @@
+package jinx.proxy.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.Embedded;
+
+/**
+ * Configuration errors of the proxy and upstream directives: Jinx refuses each with nginx's text and place
+ * ({@code ... in <file>:<line>}), and where Debian's nginx is installed, {@code nginx -t} on the same file says
+ * the same (the file name aside).
+ */
+class ProxyConfIT {
+
+    /** A snippet inside {@code http {}} (starting on line 3) and nginx's message, without the place. */
+    private record Bad(String http, String message, int line) {
+    }
+
+    private static final List<Bad> BAD = List.of(
+        new Bad("server { location ~ ^/x { proxy_pass http://127.0.0.1:1/uri; } }",
+            "\"proxy_pass\" cannot have URI part in location given by regular expression, or inside named location, "
+                + "or inside \"if\" statement, or inside \"limit_except\" block", 3),
+        new Bad("server {\nlocation @n { proxy_pass http://127.0.0.1:1/uri; } }",
+            "\"proxy_pass\" cannot have URI part in location given by regular expression, or inside named location, "
+                + "or inside \"if\" statement, or inside \"limit_except\" block", 4),
+        new Bad("server {\n\nlocation / { proxy_pass http://nosuch.invalid; } }",
+            "host not found in upstream \"nosuch.invalid\"", 5),
+        new Bad("upstream u {\n}", "no servers are inside upstream", 4),
+        new Bad("upstream u { server 127.0.0.1; }\nupstream u { server 127.0.0.1; }", "duplicate upstream \"u\"", 4),
+        new Bad("server { location / { proxy_pass ftp://x; } }", "invalid URL prefix", 3),
+        new Bad("upstream u { server 127.0.0.1 weight=0; }", "invalid parameter \"weight=0\"", 3),
+        new Bad("upstream u { server 127.0.0.1 slow; }", "invalid parameter \"slow\"", 3),
+        new Bad("upstream u { server 127.0.0.1:70000; }", "invalid port in upstream \"127.0.0.1:70000\"", 3),
+        new Bad("upstream u { server 127.0.0.1; keepalive 0; }", "invalid value \"0\" in \"keepalive\" directive", 3),
+        new Bad("server { location / { proxy_pass http://127.0.0.1; proxy_pass http://127.0.0.1; } }",
+            "\"proxy_pass\" directive is duplicate", 3),
+        new Bad("proxy_http_version 2.0;", "invalid value \"2.0\"", 3),
+        new Bad("server { location / { proxy_pass http://127.0.0.1; proxy_next_upstream sometimes; } }",
+            "invalid value \"sometimes\"", 3),
+        new Bad("server { proxy_pass http://127.0.0.1; }", "\"proxy_pass\" directive is not allowed here", 3),
+        new Bad("server { location / { keepalive 2; } }", "\"keepalive\" directive is not allowed here", 3));
+
+    private static String file(String http) {
+        return "events { worker_connections 64; }\nhttp {\n" + http + "\n}\n";
+    }
+
+    private static String jinx(Path dir, String http) throws Exception {
+        Files.createDirectories(dir.resolve("logs"));
+        Files.createDirectories(dir.resolve("conf"));
+        Path conf = dir.resolve("conf/test.conf");
+        Files.writeString(conf, "master_process off;\n" + file(http).replace("events {", "events {"),
+            StandardCharsets.ISO_8859_1);
+        ConfException e = assertThrows(ConfException.class, () -> {
+            try (Embedded em = Embedded.builder(dir).confFile(conf).build()) {
+                em.start();
+            }
+        }, http);
+        return e.getMessage().replace(conf.toString(), "FILE");
+    }
+
+    private static String nginx(Path dir, String http) throws Exception {
+        Path conf = dir.resolve("nginx.conf");
+        Files.writeString(conf, file(http), StandardCharsets.ISO_8859_1);
+        Process p = new ProcessBuilder(ProxySite.NGINX.toString(), "-t", "-p", dir + "/", "-c", conf.toString(),
+            "-e", dir.resolve("error.log").toString(), "-g", "pid " + dir.resolve("n.pid") + "; error_log "
+            + dir.resolve("error.log") + ";").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        for (String line : out.split("\n")) {
+            if (line.startsWith("nginx: [emerg] ")) {
+                return line.substring(15).replace(conf.toString(), "FILE");
+            }
+        }
+        return out;
+    }
+
+    @Test
+    @Timeout(120)
+    void errorsAreNginxsWordForWord() throws Exception {
+        boolean withNginx = Files.isExecutable(ProxySite.NGINX);
+        for (Bad bad : BAD) {
+            Path dir = Files.createTempDirectory("jinx-proxy-conf");
+            try {
+                // Jinx's file has "master_process off;" as its first line: one line more than nginx's
+                String expected = bad.message() + " in FILE:" + (bad.line() + 1);
+                assertEquals(expected, jinx(dir, bad.http()), bad.http());
+                if (withNginx) {
+                    assertEquals(bad.message() + " in FILE:" + bad.line(), nginx(dir, bad.http()),
+                        "nginx -t on " + bad.http());
+                }
+            } finally {
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+}
