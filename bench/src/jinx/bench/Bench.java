@@ -118,28 +118,12 @@ public final class Bench {
             }
             todo.add(s);
         }
-        int n = 0;
-        while (!todo.isEmpty()) {
-            Scenario.Set set = todo.get(0).set();
-            List<Scenario> group = todo.stream().filter(s -> s.set().equals(set)).toList();
-            todo.removeAll(group);
-            Path dir = tmp.resolve("set" + n++);
-            try (Server nginx = Server.start(Server.Kind.NGINX, home, dir.resolve("nginx"), docroot,
-                    set.workers(), set.connections(), accessLog);
-                 Server jinx = Server.start(Server.Kind.JINX, home, dir.resolve("jinx"), docroot,
-                    set.workers(), set.connections(), accessLog)) {
-                Server[] pair = {nginx, jinx};
-                compare(pair);
-                for (Scenario s : group) {
-                    log("scenario " + s.name() + " (" + set.workers() + " worker(s))");
-                    switch (s.kind()) {
-                        case LOAD -> load(s, pair);
-                        case IDLE -> idle(s, pair);
-                        case RELOAD -> reload(s, pair);
-                        case RELOAD_WARM -> reloadWarm(s, pair);
-                    }
-                }
-            }
+        // the backend of the proxy scenarios: Debian's nginx with one worker, the same for both proxies
+        Server backend = Server.start(Server.Kind.NGINX, home, tmp.resolve("backend"), docroot, 1, 4096, false);
+        try {
+            runSets(tmp, docroot, todo, backend.port);
+        } finally {
+            backend.close();
         }
         double minutes = (System.nanoTime() - started) / 60e9;
         Report report = new Report(results, notes, clkTck);
@@ -154,6 +138,33 @@ public final class Bench {
         }
         log("results in " + out);
         deleteTree(tmp);
+    }
+
+    /** Runs the scenarios set by set, each set on a fresh pair of servers. */
+    private void runSets(Path tmp, Path docroot, List<Scenario> todo, int backend) throws Exception {
+        int n = 0;
+        while (!todo.isEmpty()) {
+            Scenario.Set set = todo.get(0).set();
+            List<Scenario> group = todo.stream().filter(s -> s.set().equals(set)).toList();
+            todo.removeAll(group);
+            Path dir = tmp.resolve("set" + n++);
+            try (Server nginx = Server.start(Server.Kind.NGINX, home, dir.resolve("nginx"), docroot,
+                    set.workers(), set.connections(), accessLog, backend);
+                 Server jinx = Server.start(Server.Kind.JINX, home, dir.resolve("jinx"), docroot,
+                    set.workers(), set.connections(), accessLog, backend)) {
+                Server[] pair = {nginx, jinx};
+                compare(pair);
+                for (Scenario s : group) {
+                    log("scenario " + s.name() + " (" + set.workers() + " worker(s))");
+                    switch (s.kind()) {
+                        case LOAD -> load(s, pair);
+                        case IDLE -> idle(s, pair);
+                        case RELOAD -> reload(s, pair);
+                        case RELOAD_WARM -> reloadWarm(s, pair);
+                    }
+                }
+            }
+        }
     }
 
     /** The document root: a 1 KB and a 1 MB file of random bytes, readable by any worker user. */
@@ -172,7 +183,7 @@ public final class Bench {
 
     /** Checks that both servers answer with the same bytes apart from Date and Server. */
     private void compare(Server[] pair) {
-        for (String path : List.of("/hello", "/1k.bin")) {
+        for (String path : List.of("/hello", "/1k.bin", "/proxy/hello", "/proxy/1k.bin")) {
             String a = normalized(pair[0].get(path));
             String b = normalized(pair[1].get(path));
             if (!a.equals(b)) {

@@ -11,12 +11,23 @@ final class Conf {
     private Conf() {
     }
 
+    private static String proxies(int backend) {
+        return backend == 0 ? "" : "    upstream backend {\n"
+            + "        server 127.0.0.1:" + backend + ";\n"
+            + "        keepalive 32;\n"
+            + "    }\n";
+    }
+
     /**
      * Renders a configuration.
      *
      * @param main more main-context lines, Jinx's own directives (empty for nginx)
+     * @param backend the port of the backend the proxy scenarios pass requests to, 0 for none: {@code /proxy/}
+     *     with upstream keep-alive (HTTP/1.1), {@code /proxy-nb/} the same unbuffered, {@code /proxy-noka/} a new
+     *     upstream connection per request (nginx's defaults)
      */
-    static String render(int port, Path docroot, int workers, int connections, boolean accessLog, String main) {
+    static String render(int port, Path docroot, int workers, int connections, boolean accessLog, String main,
+                         int backend) {
         boolean root = "root".equals(System.getProperty("user.name"));
         return "master_process on;\n" + main
             + "daemon off;\n"
@@ -37,6 +48,7 @@ final class Conf {
             + "    sendfile on;\n"
             + "    keepalive_timeout 300s;\n"
             + (accessLog ? "    access_log logs/access.log;\n" : "    access_log off;\n")
+            + proxies(backend)
             + "    server {\n"
             + "        listen 127.0.0.1:" + port + ";\n"
             + "        server_name localhost;\n"
@@ -46,6 +58,20 @@ final class Conf {
             + "        }\n"
             + "        location / {\n"
             + "        }\n"
+            + (backend == 0 ? "" : "        location /proxy/ {\n"
+                + "            proxy_pass http://backend/;\n"
+                + "            proxy_http_version 1.1;\n"
+                + "            proxy_set_header Connection \"\";\n"
+                + "        }\n"
+                + "        location /proxy-nb/ {\n"
+                + "            proxy_pass http://backend/;\n"
+                + "            proxy_http_version 1.1;\n"
+                + "            proxy_set_header Connection \"\";\n"
+                + "            proxy_buffering off;\n"
+                + "        }\n"
+                + "        location /proxy-noka/ {\n"
+                + "            proxy_pass http://127.0.0.1:" + backend + "/;\n"
+                + "        }\n")
             + "    }\n"
             + "}\n";
     }

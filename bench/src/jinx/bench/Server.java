@@ -83,11 +83,19 @@ final class Server implements AutoCloseable {
      */
     static Server start(Kind kind, Path home, Path prefix, Path docroot, int workers, int connections,
                         boolean accessLog) throws IOException, InterruptedException {
+        return start(kind, home, prefix, docroot, workers, connections, accessLog, 0);
+    }
+
+    /**
+     * Starts a server whose configuration proxies {@code /proxy...} to a backend on {@code backend} (0: none).
+     */
+    static Server start(Kind kind, Path home, Path prefix, Path docroot, int workers, int connections,
+                        boolean accessLog, int backend) throws IOException, InterruptedException {
         int port = freePort();
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("conf"));
         Path conf = prefix.resolve("conf/bench.conf");
-        Files.writeString(conf, Conf.render(port, docroot, workers, connections, accessLog, ""));
+        Files.writeString(conf, Conf.render(port, docroot, workers, connections, accessLog, "", backend));
         Path errorLog = prefix.resolve("logs/error.log");
         List<String> cmd = kind == Kind.NGINX
             ? List.of("/usr/sbin/nginx", "-p", prefix + "/", "-c", conf.toString(), "-e", errorLog.toString())

@@ -75,6 +75,7 @@ final class ProxyRequest implements SocketIo.LogContext {
     boolean connectionClose;
     boolean headerSentToClient;
     ProxyRelay relay;
+    private ProxyTunnel tunnel;
 
     /** The client connection and its number: the request object is reused once freed. */
     private final Connection client;
@@ -200,7 +201,7 @@ final class ProxyRequest implements SocketIo.LogContext {
         runPosted();
     }
 
-    private void runPosted() {
+    void runPosted() {
         if (client.number == clientNumber && client.fd() != -1) {
             r.runPostedRequests();
         }
@@ -412,8 +413,19 @@ final class ProxyRequest implements SocketIo.LogContext {
         if (chunked) {
             r.headersOut.contentLengthN = -1;
         }
+        boolean upgrade = status == 101 && r.headersIn.headers.get("Upgrade") != null;
         int rc = r.sendHeader();
         headerSentToClient = true;
+        if (upgrade) {
+            connectionClose = true;
+            if (rc == Rc.ERROR || rc > Rc.OK) {
+                finish(rc);
+                return;
+            }
+            tunnel = new ProxyTunnel(this, buffer);
+            tunnel.start();
+            return;
+        }
         relay = new ProxyRelay(this);
         r.writeEventHandler(req -> relay.clientWritable());
         if (rc == Rc.ERROR || rc > Rc.OK) {
@@ -546,6 +558,9 @@ final class ProxyRequest implements SocketIo.LogContext {
     private void cleanup() {
         finalized = true;
         releasePeer(0);
+        if (tunnel != null) {
+            tunnel.release();
+        }
         if (relay != null) {
             relay.release();
         } else if (buffer != null) {
