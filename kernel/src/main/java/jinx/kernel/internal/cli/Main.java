@@ -192,6 +192,17 @@ public final class Main {
         ErrorLog early = ErrorLog.early(err, earlyLogFile(cl, prefix));
         try {
             return execute(cl, prefix, confFile, early);
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            if (!cl.test && !reportOnly(cl) && cl.signal == null) {
+                // a serving process's failure keeps its trace: it is a bug to report, not a configuration's
+                throw e;
+            }
+            // -t never prints a stack trace, whatever the configuration (issue #36)
+            early.emerg("unexpected error while testing the configuration (" + e + ")");
+            if (cl.test) {
+                err.print("jinx: configuration file " + confFile + " test failed\n");
+            }
+            return 1;
         } finally {
             early.close();
         }
