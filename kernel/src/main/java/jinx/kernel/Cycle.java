@@ -142,4 +142,19 @@ public interface Cycle {
     default List<SharedZone> sharedZones() {
         return List.of();
     }
+
+    /**
+     * Gives a file this process has just reopened for writing ({@code USR1}, log rotation) to the user the worker
+     * processes run as, as nginx's {@code ngx_reopen_files()} does in the master: the master reopens first, as
+     * root, and creates the file anew; without this the workers, which reopen after it as {@code user}, could not
+     * open it and would go on writing to the rotated file. Makes the file readable and writable by its owner as
+     * well. Does nothing in a worker, in a single process, or when the master does not run as root. A failure is
+     * logged at {@code emerg} with nginx's words ({@code chown("/x", 65534) failed (...)}).
+     *
+     * <p>Added in SPI 1.3.
+     *
+     * @param file the file's path, as opened
+     */
+    default void ownReopenedFile(Path file) {
+    }
 }

@@ -80,6 +80,7 @@ class NginxDifferentialIT {
             location ~ \\.css$ { add_header X-Css yes; }
             location ^~ /pref/ { return 200 "prefix $uri\\n"; }
             location ~* /REGEX/(\\w+) { return 200 "regex $1\\n"; }
+            location /echo { return 200 "x-a [$http_x_a] host [$host]\\n"; }
         }
         """;
 
@@ -210,7 +211,50 @@ class NginxDifferentialIT {
         cases.add(Case.get("header without colon", "GET /" + h + "NoColon\r\n\r\n"));
         cases.add(Case.get("CONNECT", "CONNECT localhost:443 HTTP/1.1\r\nHost: localhost\r\n\r\n"));
         cases.add(Case.get("HTTP/0.9", "GET /file.txt\r\n"));
+        whitespaceAndControls(cases);
         return cases;
+    }
+
+    /**
+     * Issue #36: whitespace, control bytes and chunk extensions. A tab around a value is part of it in nginx (only
+     * spaces are trimmed), so these frame a request differently when it is taken for whitespace: after a 501 for
+     * "\tchunked" nginx closes, and the request in the body is never served.
+     */
+    static void whitespaceAndControls(List<Case> cases) {
+        String h = " HTTP/1.1\r\nHost: localhost\r\n";
+        String smuggled = "0\r\n\r\nGET /exact?smuggled" + h + "\r\n";
+        cases.add(Case.get("tab before Host value", "GET /echo HTTP/1.1\r\nHost: \tlocalhost\r\n\r\n"));
+        cases.add(Case.get("tab as Host separator", "GET /echo HTTP/1.1\r\nHost:\tlocalhost\r\n\r\n"));
+        cases.add(Case.get("tab after Host value", "GET /echo HTTP/1.1\r\nHost: localhost\t\r\n\r\n"));
+        cases.add(Case.get("spaces around Host value", "GET /echo HTTP/1.1\r\nHost:   localhost   \r\n\r\n"));
+        cases.add(Case.get("tab before Transfer-Encoding value", "POST /echo" + h
+            + "Transfer-Encoding:\tchunked\r\n\r\n" + smuggled));
+        cases.add(Case.get("tab after Transfer-Encoding value", "POST /echo" + h
+            + "Transfer-Encoding: chunked\t\r\n\r\n" + smuggled));
+        cases.add(Case.get("space after Transfer-Encoding value", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked \r\n\r\n0\r\n\r\n"));
+        cases.add(Case.get("tab before Content-Length value", "POST /echo" + h + "Content-Length:\t4\r\n\r\nabcd"));
+        cases.add(Case.get("tab after Content-Length value", "POST /echo" + h + "Content-Length: 4\t\r\n\r\nabcd"));
+        cases.add(Case.get("tabs around a value", "GET /echo" + h + "X-A:\t v \t\r\n\r\n"));
+        cases.add(Case.get("tab inside a value", "GET /echo" + h + "X-A: a\tb\r\n\r\n"));
+        cases.add(Case.get("control byte in a value", "GET /echo" + h + "X-A: a\u0001b\r\n\r\n"));
+        cases.add(Case.get("DEL in a value", "GET /echo" + h + "X-A: a\u007fb\r\n\r\n"));
+        cases.add(Case.get("vertical tab before a value", "GET /echo" + h + "X-A:\u000bv\r\n\r\n"));
+        cases.add(Case.get("control byte in Host", "GET /echo HTTP/1.1\r\nHost: local\u0001host\r\n\r\n"));
+        cases.add(Case.get("DEL in Host", "GET /echo HTTP/1.1\r\nHost: local\u007fhost\r\n\r\n"));
+        cases.add(Case.get("tab in a header name", "GET /echo" + h + "X-A\t: v\r\n\r\n"));
+        cases.add(Case.get("chunk extension", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n4;a=b\r\nabcd\r\n0;c\r\n\r\n"));
+        cases.add(Case.get("chunk extension after a tab", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n4\t;a\r\nabcd\r\n0\r\n\r\n"));
+        cases.add(Case.get("space after a chunk size", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n4 \r\nabcd\r\n0\r\n\r\n"));
+        cases.add(Case.get("control byte in a chunk extension", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n4;\u0001\r\nabcd\r\n0\r\n\r\n"));
+        cases.add(Case.get("quoted chunk extension", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n4;a=\"b c\"\r\nabcd\r\n0\r\n\r\n"));
+        cases.add(Case.get("chunk trailer", "GET /file.txt" + h
+            + "Transfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\nX-T: 1\r\n\r\n"));
     }
 
     /** The files both servers serve. */

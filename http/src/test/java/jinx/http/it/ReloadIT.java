@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -120,6 +121,25 @@ class ReloadIT {
     @Test
     @Timeout(120)
     void reloadWithBrokenConfKeepsOldWorkers() throws Exception {
+        reloadKeepsOldWorkers(port -> conf(port, "new").replace("\"new\";", "\"new\""),
+            "\\[emerg\\] .*conf/jinx\\.conf:\\d+");
+    }
+
+    /** Issue #36: 2,000 nested locations overflowed the master's stack on HUP; the master exited. */
+    @Test
+    @Timeout(120)
+    void reloadOfTooDeeplyNestedLocationsKeepsTheMaster() throws Exception {
+        int levels = 2000;
+        StringBuilder deep = new StringBuilder();
+        for (int i = 1; i <= levels; i++) {
+            deep.append("location ").append("/a".repeat(i)).append(" {\n");
+        }
+        deep.append("}\n".repeat(levels));
+        reloadKeepsOldWorkers(port -> conf(port, "new").replace("location / {", deep + "location / {"),
+            "\\[emerg\\] \\d+#\\d+: blocks are nested deeper than 200 in .*conf/jinx\\.conf:\\d+\n");
+    }
+
+    private void reloadKeepsOldWorkers(IntFunction<String> broken, String emerg) throws Exception {
         assumeTrue(Files.isRegularFile(Site.distribution().resolve("http/target/jinx-http.jar")),
             "the jars are not built");
         try (Site site = Site.create()) {
@@ -129,11 +149,12 @@ class ReloadIT {
             try {
                 List<ProcessHandle> old = Masters.waitForWorkers(p.toHandle(), 2, List.of());
                 waitForBody(port, "old");
-                site.write("conf/jinx.conf", conf(port, "new").replace("\"new\";", "\"new\""));
+                site.write("conf/jinx.conf", broken.apply(port));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
                 String log = Masters.waitForLog(site, "[emerg]");
-                assertTrue(Pattern.compile("\\[emerg\\] .*conf/jinx\\.conf:\\d+").matcher(log).find(), log);
+                assertTrue(Pattern.compile(emerg).matcher(log).find(), log);
                 Thread.sleep(1000);
+                assertTrue(p.isAlive(), "the master is gone: " + site.read("logs/error.log"));
                 assertEquals(2, Masters.waitForWorkers(p.toHandle(), 2, List.of()).size());
                 List<ProcessHandle> now = p.toHandle().children().filter(ProcessHandle::isAlive).toList();
                 assertEquals(old.size(), now.size());

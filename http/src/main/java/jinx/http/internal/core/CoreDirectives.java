@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ObjLongConsumer;
 
 import jinx.http.spi.ComplexValue;
 import jinx.kernel.ConfException;
@@ -45,16 +46,38 @@ final class CoreDirectives {
 
     /** {@code ngx_conf_set_bufs_slot}: a number of buffers and their size, neither 0. */
     static void largeBuffers(ConfContext cf, HttpCoreSrvConf c) throws ConfException {
+        // nginx's ngx_conf_set_bufs_slot(): "invalid value" for a bad or zero number or size
         int num = ConfValues.parseNumber(cf.arg(1));
-        if (num <= 0) {
-            throw new ConfException("invalid value \"" + cf.arg(1) + "\" in \"" + cf.name() + "\" directive");
-        }
         long size = ConfValues.parseSize(cf.arg(2));
-        if (size <= 0) {
-            throw new ConfException("invalid value \"" + cf.arg(2) + "\" in \"" + cf.name() + "\" directive");
+        if (num <= 0 || size <= 0) {
+            throw new ConfException("\"" + cf.name() + "\" directive invalid value");
         }
+        bufferBounds(size);
         c.largeClientHeaderBuffersNum = num;
         c.largeClientHeaderBuffersSize = size;
+    }
+
+    /**
+     * The bounds of a size Jinx allocates as one buffer ({@code client_header_buffer_size},
+     * {@code large_client_header_buffers}, {@code client_body_buffer_size}): nginx takes any {@code size_t} and
+     * fails at run time; a Java buffer holds at most {@link Integer#MAX_VALUE} bytes, so a larger value is refused
+     * here, in nginx's words for bounds ({@code ngx_conf_check_num_bounds()}), instead of resetting every
+     * connection.
+     */
+    static void bufferBounds(long size) throws ConfException {
+        if (size > Integer.MAX_VALUE) {
+            throw new ConfException("value must be between 0 and " + Integer.MAX_VALUE);
+        }
+    }
+
+    /** A size slot for a buffer's size: {@link Slots#size} within {@link #bufferBounds}. */
+    static <C> DirectiveHandler<C> bufferSize(ObjLongConsumer<C> setter) {
+        DirectiveHandler<C> size = Slots.size(setter);
+        return (cf, conf) -> {
+            // a value out of bounds fails the whole configuration: that it was set does not matter
+            size.set(cf, conf);
+            bufferBounds(ConfValues.parseSize(cf.arg(1)));
+        };
     }
 
     /** nginx's {@code ngx_http_core_server_name()}. */

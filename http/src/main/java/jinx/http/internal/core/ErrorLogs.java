@@ -71,6 +71,11 @@ final class ErrorLogs {
             } catch (IOException e) {
                 cycle.log().alert("reopening an error log failed: " + e.getMessage());
             }
+            for (ErrorLog.Target t : log.targets()) {
+                if (t.file() != null) {
+                    cycle.ownReopenedFile(t.file());
+                }
+            }
         }
     }
 

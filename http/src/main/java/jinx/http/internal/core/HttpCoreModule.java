@@ -79,7 +79,8 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
         Directive.of("client_header_timeout", MS, Arity.TAKE1, SRV,
             Slots.msec((HttpCoreSrvConf c, long v) -> c.clientHeaderTimeout = v))
             .syntax("time").defaults("60s").describe("Defines a timeout for reading client request header."),
-        srvSize("client_header_buffer_size", (c, v) -> c.clientHeaderBufferSize = v)
+        Directive.of("client_header_buffer_size", MS, Arity.TAKE1, SRV,
+            CoreDirectives.bufferSize((HttpCoreSrvConf c, long v) -> c.clientHeaderBufferSize = v))
             .syntax("size").defaults("1k").describe("Sets buffer size for reading client request header."),
         Directive.of("large_client_header_buffers", MS, Arity.TAKE2, SRV, CoreDirectives::largeBuffers)
             .syntax("number size").defaults("4 8k").describe("Sets the maximum number and size of buffers used for "
@@ -129,7 +130,8 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
         Directive.of("client_max_body_size", MSL, Arity.TAKE1, LOC,
             Slots.offset((HttpCoreLocConf c, long v) -> c.clientMaxBodySize = v))
             .syntax("size").defaults("1m").describe("Sets the maximum allowed size of the client request body."),
-        locSize("client_body_buffer_size", (c, v) -> c.clientBodyBufferSize = v)
+        Directive.of("client_body_buffer_size", MSL, Arity.TAKE1, LOC,
+            CoreDirectives.bufferSize((HttpCoreLocConf c, long v) -> c.clientBodyBufferSize = v))
             .syntax("size").defaults("8k").describe("Sets buffer size for reading client request body."),
         locMsec("client_body_timeout", (c, v) -> c.clientBodyTimeout = v)
             .syntax("time").defaults("60s").describe("Defines a timeout for reading client request body."),

@@ -196,6 +196,12 @@ public final class HttpLogModule implements JinxModule, HttpModule {
     @Override
     public void reopenFiles(Cycle cycle) {
         reopen(cycle.log());
+        if (main != null) {
+            // in the master as root: the new files go to the workers' user, who reopens them next
+            for (LogFile f : main.files()) {
+                cycle.ownReopenedFile(f.path());
+            }
+        }
     }
 
     /**

@@ -12,7 +12,8 @@ import static jinx.http.internal.parse.UriChars.base;
 /**
  * A header line: nginx's {@code ngx_http_parse_header_line()}, as in current nginx: a NUL anywhere, a control or
  * space in the name and a line that starts with a space or tab (obsolete line folding) are invalid; a lone CR
- * must be followed by LF; a bare LF ends a line; spaces and tabs around the value are not part of it.
+ * must be followed by LF; a bare LF ends a line; spaces around the value are not
+ * part of it, tabs are (as in released nginx).
  */
 final class HeaderLineParser {
 
@@ -183,11 +184,12 @@ final class HeaderLineParser {
                 r.invalidHeader = true;
                 break;
 
-            // space* before header value
+            // space* before header value: SP only, as released nginx does (Debian's 1.22, 1.27.2 in nginx issue
+            // #187); a tab starts the value, so "Transfer-Encoding:\tchunked" is not chunked there and must not be
+            // here: a difference in framing is a smuggling hole behind another proxy (issue #36)
             case SPACE_BEFORE_VALUE:
                 switch (ch) {
                 case ' ':
-                case '\t':
                     break;
                 case CR:
                     r.headerStart = p;
@@ -212,7 +214,6 @@ final class HeaderLineParser {
             case VALUE:
                 switch (ch) {
                 case ' ':
-                case '\t':
                     r.headerEnd = p;
                     state = State.SPACE_AFTER_VALUE;
                     break;
@@ -235,7 +236,6 @@ final class HeaderLineParser {
             case SPACE_AFTER_VALUE:
                 switch (ch) {
                 case ' ':
-                case '\t':
                     break;
                 case CR:
                     state = State.ALMOST_DONE;

@@ -13,7 +13,7 @@ import static jinx.http.internal.parse.UriChars.at;
 
 /**
  * The header line almost every client sends, in one pass without the state machine: a name of letters, digits
- * and dashes, a colon, spaces or tabs, a value without NUL, CRLF, all in the buffer; or the CRLF that ends the
+ * and dashes, a colon, spaces, a value without NUL, CRLF, all in the buffer; or the CRLF that ends the
  * header. It sets exactly what {@link HeaderLineParser} sets for such a line, the name's hash and lower-cased
  * copy included; anything else (an underscore, a byte nginx takes as invalid, a bare LF, a repeated CR, a line not
  * read whole) is left to the state machine, which starts over from the same byte. The only thing written before
@@ -73,7 +73,8 @@ final class PlainHeaderLine {
             return NOT_PLAIN;
         }
         int nameEnd = p++;
-        while (p < last && ((ch = at(b, base, p)) == ' ' || ch == '\t')) {
+        // spaces only, as HeaderLineParser: a tab belongs to the value
+        while (p < last && (ch = at(b, base, p)) == ' ') {
             p++;
         }
         int valueStart = p;
@@ -86,7 +87,7 @@ final class PlainHeaderLine {
                 return NOT_PLAIN;
             }
             ch = at(b, base, p);
-            if (ch == ' ' || ch == '\t') {
+            if (ch == ' ') {
                 // sw_value ends the value at the first of the spaces, sw_space_after_value keeps it
                 if (valueEnd == NONE) {
                     valueEnd = p;
@@ -119,7 +120,7 @@ final class PlainHeaderLine {
     /**
      * The value of a line in a direct buffer, read eight bytes at a time: a word with none of CR, LF and NUL is
      * value, hashed as {@link StringCache} hashes it, so that the value's string is looked up without reading its
-     * bytes again. Trailing spaces and tabs are dropped after the CR is found, as {@code sw_space_after_value}
+     * bytes again. Trailing spaces are dropped after the CR is found, as {@code sw_space_after_value}
      * drops them; such a value is hashed again by the cache, since its last word held spaces.
      */
     private static int wordValue(HttpParseState r, ByteBuffer b, long base, int start, int nameEnd, int valueStart,
@@ -147,7 +148,7 @@ final class PlainHeaderLine {
             return NOT_PLAIN;
         }
         int end = stop;
-        for (int ch; end > valueStart && ((ch = at(b, base, end - 1)) == ' ' || ch == '\t'); ) {
+        for (; end > valueStart && at(b, base, end - 1) == ' '; ) {
             end--;
         }
         if (end == stop) {

@@ -205,8 +205,30 @@ class HttpBlockTest {
         assertEquals(fx.at("\"http\" directive is duplicate", 3), e.getMessage());
         e = fx.fail("http {\n  server_tokens maybe;\n}\n");
         assertEquals(fx.at("invalid value \"maybe\"", 2), e.getMessage());
-        e = fx.fail("http {\n  large_client_header_buffers 0 8k;\n}\n");
-        assertEquals(fx.at("invalid value \"0\" in \"large_client_header_buffers\" directive", 2), e.getMessage());
+        // nginx's ngx_conf_set_bufs_slot() words, checked against Debian's nginx -t
+        for (String bufs : new String[] {"0 8k", "4 0", "x 8k", "4 8x"}) {
+            e = fx.fail("http {\n  large_client_header_buffers " + bufs + ";\n}\n");
+            assertEquals(fx.at("\"large_client_header_buffers\" directive invalid value", 2), e.getMessage());
+        }
+    }
+
+    /**
+     * Issue #36: nginx takes any size_t for a buffer and fails at run time; a size no Java buffer holds is refused
+     * at -t (it reset every connection with "capacity < 0", or silently at 4294967296).
+     */
+    @Test
+    void buffersNoJavaBufferHoldsAreRefused() throws Exception {
+        for (String directive : new String[] {"client_header_buffer_size 2147483648",
+            "client_header_buffer_size 4294967296", "large_client_header_buffers 4 2147483648",
+            "client_body_buffer_size 3000000000"}) {
+            ConfException e = fx.fail("http {\n  " + directive + ";\n}\n");
+            assertEquals(fx.at("value must be between 0 and 2147483647", 2), e.getMessage(), directive);
+        }
+        HttpCoreSrvConf cscf = fx.http("client_header_buffer_size 2147483647;\nserver {\n listen 80;\n}")
+            .core().servers.get(0);
+        assertEquals(Integer.MAX_VALUE, cscf.clientHeaderBufferSize);
+        ConfException e = fx.fail("http {\n  client_header_buffer_size 4g;\n}\n");
+        assertEquals(fx.at("\"client_header_buffer_size\" directive invalid value", 2), e.getMessage());
     }
 
     @Test

@@ -190,6 +190,30 @@ class LocationsTest {
         assertEquals("/w", lmt.name);
     }
 
+    /** {@code levels} locations, each inside the one before: {@code /a}, {@code /a/a}, ..., one a line. */
+    private static String nested(int levels) {
+        StringBuilder conf = new StringBuilder("http {\n server {\n  listen 8080;\n");
+        for (int i = 1; i <= levels; i++) {
+            conf.append("location ").append("/a".repeat(i)).append(" { test_loc l").append(i).append(";\n");
+        }
+        return conf.append("}\n".repeat(levels)).append(" }\n}\n").toString();
+    }
+
+    @Test
+    void nestingUpToTheLimitIsServedAndDeeperIsOneErrorAtItsLine() throws Exception {
+        // http and server are two of the levels; location i is on line 3 + i
+        int deepest = 198;
+        HttpCoreSrvConf s = HttpConfFixture.block(fx.build(nested(deepest))).core().servers.get(0);
+        assertEquals("l" + deepest, find(s, "/a".repeat(deepest) + "/x"));
+        assertEquals("l7", find(s, "/a".repeat(7) + "/b"));
+
+        ConfException e = fx.fail(nested(deepest + 1));
+        assertEquals(fx.at("blocks are nested deeper than 200", 3 + deepest + 1), e.getMessage());
+        // issue #36: 2,000 levels overflowed the stack of -t and of the master's reload
+        e = fx.fail(nested(2000));
+        assertEquals(fx.at("blocks are nested deeper than 200", 3 + deepest + 1), e.getMessage());
+    }
+
     @Test
     void locationErrorsWithFileAndLine() throws Exception {
         ConfException e = fx.fail("http {\n server {\n  location /x { }\n  location /x { }\n }\n}\n");

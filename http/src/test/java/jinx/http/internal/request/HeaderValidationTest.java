@@ -74,6 +74,36 @@ class HeaderValidationTest {
         assertLogged("client sent unknown \"Transfer-Encoding\": \"gzip\"");
     }
 
+    /**
+     * Issue #36: a tab around a value is part of it, as in released nginx (Debian's 1.22): "\tchunked" is an
+     * unknown coding (501 and close, so the body's second request is never served), "\t40" no length, a host with
+     * a tab invalid. Trimming tabs framed these requests differently from nginx: a smuggling hole behind a proxy.
+     */
+    @Test
+    @Timeout(20)
+    void tabsAroundValuesAreNotWhitespace() throws Exception {
+        String smuggled = "0\r\n\r\nGET /second HTTP/1.1\r\nHost: a\r\n\r\n";
+        for (String te : new String[] {"Transfer-Encoding:\tchunked", "Transfer-Encoding: chunked\t",
+            "Transfer-Encoding: \tchunked"}) {
+            try (LocalConnection lc = f.connect()) {
+                String raw = f.exchange(lc, "POST /echo HTTP/1.1\r\nHost: a\r\n" + te + "\r\n\r\n" + smuggled, 1);
+                java.util.List<Responses.Response> all = Responses.split(raw);
+                assertEquals(1, all.size(), raw);
+                assertEquals("HTTP/1.1 501 Not Implemented", all.get(0).statusLine(), te);
+                assertEquals("close", all.get(0).header("Connection"), te);
+            }
+        }
+        assertLogged("client sent unknown \"Transfer-Encoding\": \"\tchunked\"");
+        assertEquals(400, send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length:\t4\r\n\r\nabcd").status());
+        assertEquals(400, send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 4\t\r\n\r\nabcd").status());
+        assertEquals(400, send("GET / HTTP/1.1\r\nHost: \tlocalhost\r\n\r\n").status());
+        assertEquals(400, send("GET / HTTP/1.1\r\nHost:\tlocalhost\r\n\r\n").status());
+        assertEquals(400, send("GET / HTTP/1.1\r\nHost: localhost\t\r\n\r\n").status());
+        // spaces are still trimmed
+        assertEquals("HTTP/1.1 501 Not Implemented",
+            send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding:  gzip  \r\n\r\n").statusLine());
+    }
+
     @Test
     @Timeout(20)
     void transferEncodingInHttp10() throws Exception {

@@ -2,8 +2,10 @@ package jinx.kernel.internal.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -14,6 +16,7 @@ import jinx.kernel.CoreConf;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.Listening;
 import jinx.kernel.LogLevel;
+import jinx.kernel.internal.IoErrors;
 import jinx.kernel.internal.core.BuiltinOrder;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.CycleBuilder;
@@ -192,6 +195,17 @@ public final class Main {
         ErrorLog early = ErrorLog.early(err, earlyLogFile(cl, prefix));
         try {
             return execute(cl, prefix, confFile, early);
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            if (!cl.test && !reportOnly(cl) && cl.signal == null) {
+                // a serving process's failure keeps its trace: it is a bug to report, not a configuration's
+                throw e;
+            }
+            // -t never prints a stack trace, whatever the configuration (issue #36)
+            early.emerg("unexpected error while testing the configuration (" + e + ")");
+            if (cl.test) {
+                err.print("jinx: configuration file " + confFile + " test failed\n");
+            }
+            return 1;
         } finally {
             early.close();
         }
@@ -223,6 +237,14 @@ public final class Main {
             return 1;
         }
         try {
+            if (cl.test) {
+                String failure = openPidFile(cycle);
+                if (failure != null) {
+                    early.emerg(failure);
+                    err.print("jinx: configuration file " + confFile + " test failed\n");
+                    return 1;
+                }
+            }
             return afterCycle(cl, cycle, confFile, options);
         } finally {
             if (cycle.log() != early) {
@@ -273,6 +295,25 @@ public final class Main {
             return MasterProcess.run(cycle, options);
         }
         return SingleProcess.run(cycle, options);
+    }
+
+    /**
+     * nginx's {@code ngx_create_pidfile()} under {@code -t}: the pid file is opened (created when missing, never
+     * truncated nor written), so a {@code pid} in a missing or unwritable directory fails the test, not the start.
+     *
+     * @return nginx's error text, or null when the file could be opened
+     */
+    private static String openPidFile(KernelCycle cycle) {
+        Path pid = cycle.conf(MainCoreModule.NAME, CoreConf.class).pid;
+        if (pid == null) {
+            return null;
+        }
+        try {
+            FileChannel.open(pid, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
+            return null;
+        } catch (IOException e) {
+            return "open() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")";
+        }
     }
 
     /** The value of {@code JINX} for the {@code jinx} command, null without it or when embedded. */

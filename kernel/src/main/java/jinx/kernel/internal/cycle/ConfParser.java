@@ -40,6 +40,14 @@ final class ConfParser implements ConfContext {
     /** Deep enough for any real configuration, shallow enough for the default thread stack. */
     static final int MAX_INCLUDE_DEPTH = 200;
 
+    /**
+     * nginx nests blocks as deep as its C stack allows (10,000 {@code location}s); ours recurse on a JVM thread's
+     * stack in the parser, the merge and every request's location lookup, and ran out near 900. With the include
+     * limit on top this stays well inside a default 1 MB stack, interpreted, and no real configuration comes
+     * near it (issue #36).
+     */
+    static final int MAX_BLOCK_DEPTH = 200;
+
     private enum Mode { FILE, BLOCK, PARAM }
 
     private record Entry(JinxModule module, Directive<?> directive) {
@@ -54,6 +62,7 @@ final class ConfParser implements ConfContext {
     private Map<String, List<Entry>> table = Map.of();
     private int tableVersion = -1;
     private ConfScope scope;
+    private int blockDepth;
     private Source source;
     private List<String> args = List.of();
 
@@ -109,11 +118,16 @@ final class ConfParser implements ConfContext {
 
     @Override
     public void parseBlock(ConfScope inner) throws ConfException {
+        if (blockDepth >= MAX_BLOCK_DEPTH) {
+            throw new ConfException("blocks are nested deeper than " + MAX_BLOCK_DEPTH);
+        }
         ConfScope saved = scope;
         scope = inner;
+        blockDepth++;
         try {
             parse(Mode.BLOCK);
         } finally {
+            blockDepth--;
             scope = saved;
         }
     }

@@ -53,13 +53,22 @@ public final class CycleBuilder {
         boolean serving = options.purpose() == CycleOptions.Purpose.RUN;
         boolean inMemory = options.purpose() == CycleOptions.Purpose.MEMORY;
         SnapshotRecorder recorder = serving ? new SnapshotRecorder(options.prefix()) : null;
-        KernelCycle cycle = parse(options, old, serving ? recorder : FileSource.disk());
+        KernelCycle cycle;
+        try {
+            cycle = parse(options, old, serving ? recorder : FileSource.disk());
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            throw unexpected(e);
+        }
         if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
             // nginx's signaller stops here too: it needs the pid file's name, nothing opened
             return cycle;
         }
-        ListeningSockets.cloneReuseport(cycle);
-        cycle.log(openLog(cycle, options));
+        try {
+            ListeningSockets.cloneReuseport(cycle);
+            cycle.log(openLog(cycle, options));
+        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            throw unexpected(e);
+        }
         try {
             if (serving) {
                 // nginx's order: shared zones, then listening sockets, then init_module
@@ -71,7 +80,10 @@ public final class CycleBuilder {
             for (LoadedModule m : cycle.modules()) {
                 initModule(cycle, m);
             }
-        } catch (ConfException e) {
+            if (serving) {
+                cycle.snapshot(recorder.seal(cycle, options));
+            }
+        } catch (ConfException | RuntimeException | StackOverflowError | LinkageError e) {
             if (serving) {
                 ListeningSockets.closeOpened(cycle);
             }
@@ -79,12 +91,18 @@ public final class CycleBuilder {
                 cycle.releaseSharedZones();
             }
             cycle.log().close();
-            throw e;
-        }
-        if (serving) {
-            cycle.snapshot(recorder.seal(cycle, options));
+            throw e instanceof ConfException ce ? ce : unexpected(e);
         }
         return cycle;
+    }
+
+    /**
+     * A failure no module reported as a configuration error: one {@code [emerg]} line for {@code -t}, and a reload
+     * that keeps the cycle in force, instead of a stack trace or a master gone (issue #36). Where in the file it
+     * happened is unknown here; errors inside a directive's handler are placed by the parser already.
+     */
+    static ConfException unexpected(Throwable e) {
+        return new ConfException("unexpected error while processing the configuration (" + e + ")", e);
     }
 
     /**

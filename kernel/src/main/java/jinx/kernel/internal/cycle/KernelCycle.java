@@ -357,6 +357,24 @@ public final class KernelCycle implements Cycle {
         worker = n;
     }
 
+    /* ---- the owner of reopened files (nginx's ngx_reopen_files(cycle, ccf->user) in the master) ---- */
+
+    private int filesOwner = -1;
+
+    /**
+     * Sets the user that {@link #ownReopenedFile} gives files to: the master's {@code user} when it runs as root.
+     *
+     * @param uid the uid, negative for none (the default: a worker, a single process)
+     */
+    public void filesOwner(int uid) {
+        filesOwner = uid;
+    }
+
+    @Override
+    public void ownReopenedFile(Path file) {
+        ReopenedFiles.own(file, filesOwner, log());
+    }
+
     /* ---- shared memory zones (nginx's cycle->shared_memory) ---- */
 
     private final ZoneTable sharedZones = new ZoneTable();

@@ -66,5 +66,13 @@ public final class EventsCoreModule implements JinxModule, CoreModule {
         if (!((TypedConfs) conf).isSet()) {
             throw new ConfException("no \"events\" section in configuration");
         }
+        EventCoreConf ecf = cycle.conf(EventCoreModule.NAME, EventCoreConf.class);
+        int listening = cycle.listening().size();
+        // nginx's ngx_event_init_conf(): a connection for each listening socket plus one for the channel, or the
+        // workers cannot start (they exited with code 2 while the master held the port)
+        if (ecf != null && ecf.connections < listening + 1) {
+            throw new ConfException(ecf.connections + " worker_connections are not enough for " + listening
+                + " listening sockets");
+        }
     }
 }

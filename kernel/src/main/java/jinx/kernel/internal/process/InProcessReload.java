@@ -6,6 +6,7 @@ import java.util.List;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Event;
+import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.internal.IoErrors;
@@ -112,11 +113,23 @@ final class InProcessReload {
         } catch (IOException e) {
             c.log().emerg("reopening the error log failed (" + IoErrors.reason(e) + ")");
         }
+        ownFiles(c, c.log());
+        if (options != null && options.log() != null && options.log() != c.log()) {
+            ownFiles(c, options.log());
+        }
         for (LoadedModule m : c.modules()) {
             try {
                 m.module().reopenFiles(c);
             } catch (RuntimeException e) {
                 c.log().alert("module \"" + m.name() + "\" failed to reopen its files: " + e);
+            }
+        }
+    }
+
+    private static void ownFiles(KernelCycle c, ErrorLog log) {
+        for (ErrorLog.Target t : log.targets()) {
+            if (t.file() != null) {
+                c.ownReopenedFile(t.file());
             }
         }
     }

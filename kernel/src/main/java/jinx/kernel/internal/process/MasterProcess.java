@@ -255,6 +255,9 @@ public final class MasterProcess implements MasterChildren.Policy, MasterReload.
 
     private void reopenLogs() {
         cycle.log().notice("reopening logs");
+        // nginx's ngx_reopen_files(cycle, ccf->user): the master reopens first and gives the new files to the
+        // workers' user (set only when the master runs as root), then the workers reopen them
+        cycle.filesOwner(cycle.conf(MainCoreModule.NAME, CoreConf.class).uid);
         InProcessReload.reopen(cycle, options);
         children.signal(Platform.SIGUSR1, e -> true);
     }

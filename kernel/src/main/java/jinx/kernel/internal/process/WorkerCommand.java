@@ -41,6 +41,9 @@ public final class WorkerCommand {
     /** The property naming the AppCDS archive the launcher made (bin/jinx); workers map the same one. */
     static final String CDS_PROPERTY = "jinx.cds";
 
+    /** jffi's module name on the module path (its jar's {@code Automatic-Module-Name}). */
+    static final String JFFI_MODULE = "org.jnrproject.jffi";
+
     /** The property naming the directory of jffi's native library. */
     static final String JFFI_PATH = JinxIoLibrary.LIBRARY_PATH;
 
@@ -114,10 +117,8 @@ public final class WorkerCommand {
         if (jffiPath != null) {
             argv.add("-D" + JFFI_PATH + "=" + jffiPath);
         }
-        if (Runtime.version().feature() >= 22) {
-            // DESIGN 6a: jffi loads a native library; without this, Java 22+ warns on every start
-            argv.add("--enable-native-access=ALL-UNNAMED");
-        }
+        argv.addAll(newerJvmOptions(Runtime.version().feature(), modulePath != null
+            && ModuleLayer.boot().findModule(JFFI_MODULE).isPresent()));
         if (modulePath != null) {
             argv.addAll(List.of("-p", modulePath, "--add-modules", "ALL-MODULE-PATH", "-m",
                 WorkerMain.class.getModule().getName() + "/" + WorkerMain.class.getName()));
@@ -125,6 +126,28 @@ public final class WorkerCommand {
             argv.addAll(List.of("-cp", classPath, WorkerMain.class.getName()));
         }
         return argv;
+    }
+
+    /**
+     * The options that keep a newer JVM from warning at every worker's start (issue #36), only where the JVM
+     * knows them: native access for jffi, which calls {@code System.load} (Java 22+ warns; the module's name on
+     * the module path, {@code ALL-UNNAMED} on the class path), and {@code sun.misc.Unsafe}'s memory access, which
+     * jffi and {@code NativeMemory} use (JEP 471: Java 23+ knows the option, 24+ warns). bin/jinx gives the
+     * master the same.
+     *
+     * @param feature the JVM's feature version
+     * @param jffiNamed whether jffi is the named module {@value #JFFI_MODULE} (the module path)
+     * @return the options, empty on Java 17 to 21
+     */
+    static List<String> newerJvmOptions(int feature, boolean jffiNamed) {
+        List<String> options = new ArrayList<>();
+        if (feature >= 22) {
+            options.add("--enable-native-access=" + (jffiNamed ? JFFI_MODULE : "ALL-UNNAMED"));
+        }
+        if (feature >= 23) {
+            options.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return options;
     }
 
     private static synchronized JvmOptions options() {

@@ -2,10 +2,13 @@ package jinx.kernel.internal.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import jinx.kernel.CoreConf;
@@ -36,6 +39,10 @@ public final class WorkerInit {
     /** {@code CAP_SYS_RESOURCE}'s bit (linux/capability.h: 24, fixed by the ABI). */
     private static final int CAP_SYS_RESOURCE = 24;
 
+    /** {@code S_IFMT} and {@code S_IFSOCK} of {@code st_mode} (sys/stat.h, fixed by the ABI). */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFSOCK = 0140000;
+
     private WorkerInit() {
     }
 
@@ -58,6 +65,33 @@ public final class WorkerInit {
         BitSet cpus = cpuAffinity(core, worker);
         if (cpus != null) {
             affinity(cpus, log);
+        }
+    }
+
+    /**
+     * Gives HotSpot's attach socket to the worker's user before privileges are dropped. Under {@code -Xrs} the
+     * JVM starts its attach listener at start-up ({@code AttachListener::init_at_startup()}), as root here, at
+     * {@code /tmp/.java_pid<pid>}; once the worker runs as {@code user} it cannot remove that socket at exit
+     * ({@code /tmp} is sticky) and every worker left one behind (issue #36). Owned by the user, it is removed at
+     * exit, and {@code jcmd} run as that user still attaches. Only a socket owned by root is touched, never
+     * through a symbolic link: {@code /tmp} is anyone's to write.
+     *
+     * @param core the worker's core configuration ({@code user})
+     * @param log where a failure is logged
+     */
+    static void giveAttachSocket(CoreConf core, ErrorLog log) {
+        Path socket = Path.of("/tmp/.java_pid" + ProcessHandle.current().pid());
+        try {
+            Map<String, Object> a = Files.readAttributes(socket, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+            if ((Integer) a.get("uid") != 0 || ((Integer) a.get("mode") & S_IFMT) != S_IFSOCK) {
+                return;
+            }
+            Files.setAttribute(socket, "unix:gid", core.gid, LinkOption.NOFOLLOW_LINKS);
+            Files.setAttribute(socket, "unix:uid", core.uid, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            // no attach listener (-XX:+DisableAttachMechanism), or not started yet: then it starts as the user
+        } catch (IOException | UnsupportedOperationException e) {
+            log.alert("chown(\"" + socket + "\", " + core.uid + ") failed (" + e.getMessage() + ")");
         }
     }
 

@@ -88,6 +88,7 @@ public final class WorkerMain {
         WorkerInit.allowReturnFromQuiet(core, nice, cycle.log());
         try {
             if (Syscalls.geteuid() == 0 && core.uid >= 0) {
+                WorkerInit.giveAttachSocket(core, cycle.log());
                 ProcessSetup.setgid(core.gid);
                 ProcessSetup.initgroups(core.user, core.gid);
                 ProcessSetup.setuid(core.uid);

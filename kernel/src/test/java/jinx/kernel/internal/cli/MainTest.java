@@ -261,9 +261,29 @@ class MainTest {
             + Pattern.quote("jinx: configuration file " + bareConf + " test failed\n"), r.err()), r.err());
         assertFalse(Files.exists(bare.resolve("logs")));
 
-        // and a success prints what -t always prints
-        write(bareConf, "worker_processes 1;\n" + EVENTS);
+        // and a success prints what -t always prints (the pid file where it can be opened: see below)
+        write(bareConf, "worker_processes 1;\npid jinx.pid;\n" + EVENTS);
         assertResult(raw("-p", bare.toString(), "-e", "stderr", "-t"), 0, "", ok(bareConf));
+    }
+
+    /** nginx's ngx_create_pidfile() under -t: the pid file is opened, created when missing (issue #36). */
+    @Test
+    void testOpensThePidFile() throws IOException {
+        Path missing = prefix.resolve("no/such/dir/jinx.pid");
+        write(conf, "pid " + missing + ";\n" + EVENTS);
+        Result r = jinx("-t");
+        assertEquals(1, r.exit());
+        assertEquals("jinx: the configuration file " + conf + " syntax is ok\n"
+            + "jinx: [emerg] open() \"" + missing + "\" failed (2: No such file or directory)\n"
+            + "jinx: configuration file " + conf + " test failed\n", r.err());
+
+        Path pid = prefix.resolve("logs/jinx.pid");
+        write(conf, "pid logs/jinx.pid;\n" + EVENTS);
+        assertResult(jinx("-t"), 0, "", ok(conf));
+        assertEquals("", Files.readString(pid), "created, nothing written");
+        Files.writeString(pid, "123\n");
+        assertResult(jinx("-t"), 0, "", ok(conf));
+        assertEquals("123\n", Files.readString(pid), "never truncated");
     }
 
     @Test

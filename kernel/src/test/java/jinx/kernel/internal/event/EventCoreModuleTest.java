@@ -29,6 +29,7 @@ import jinx.kernel.spi.EventModule;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 import jinx.kernel.testsuite.FakeEventModule;
+import jinx.kernel.testsuite.TestListenModule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -73,7 +74,7 @@ class EventCoreModuleTest {
     /** The kernel's built-in modules, {@code events} and {@code event_core} among them, and the fake methods. */
     private List<JinxModule> modules() {
         List<JinxModule> list = new ArrayList<>(List.of(new MainCoreModule(), new ErrlogCoreModule(),
-            new IncludeConfModule(), new EventsCoreModule(), new EventCoreModule()));
+            new IncludeConfModule(), new EventsCoreModule(), new EventCoreModule(), new TestListenModule()));
         for (FakeEventModule m : methods) {
             // fresh instances, as the kernel asks of the supplier
             list.add(new FakeEventModule(m.name(), m.methodName(), m.isUsable(), m.priority()));
@@ -136,6 +137,21 @@ class EventCoreModuleTest {
             fail("events { worker_connections; }\n"));
         assertEquals(at("\"worker_connections\" directive is duplicate", 3),
             fail("events {\n    worker_connections 8;\n    worker_connections 16;\n}\n"));
+    }
+
+    /** nginx's ngx_event_init_conf(): a connection per listening socket and one for the channel (issue #36). */
+    @Test
+    @Timeout(10)
+    void workerConnectionsMustCoverTheListeningSocketsAndTheChannel() throws Exception {
+        String two = "test_listen 127.0.0.1:1;\ntest_listen 127.0.0.1:2;\n";
+        assertEquals("0 worker_connections are not enough for 2 listening sockets",
+            fail(two + "events { worker_connections 0; }\n"));
+        assertEquals("2 worker_connections are not enough for 2 listening sockets",
+            fail(two + "events { worker_connections 2; }\n"));
+        assertEquals("0 worker_connections are not enough for 0 listening sockets",
+            fail("events { worker_connections 0; }\n"));
+        assertEquals(3, events(build(two + "events { worker_connections 3; }\n")).connections);
+        assertEquals(1, events(build("events { worker_connections 1; }\n")).connections);
     }
 
     // ---- use, and the choice without it

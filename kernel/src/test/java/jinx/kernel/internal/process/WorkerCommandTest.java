@@ -40,6 +40,28 @@ class WorkerCommandTest {
             WorkerMain.class.getModule().getName() + "/" + WorkerMain.class.getName()), argv.subList(p, p + 6));
     }
 
+    /** Issue #36: a worker on Java 25 starts without the restricted-method and Unsafe warnings. */
+    @Test
+    void newerJvmsGetTheOptionsTheyKnow() {
+        assertEquals(List.of(), WorkerCommand.newerJvmOptions(17, true));
+        assertEquals(List.of(), WorkerCommand.newerJvmOptions(21, false));
+        assertEquals(List.of("--enable-native-access=ALL-UNNAMED"), WorkerCommand.newerJvmOptions(22, false));
+        assertEquals(List.of("--enable-native-access=org.jnrproject.jffi", "--sun-misc-unsafe-memory-access=allow"),
+            WorkerCommand.newerJvmOptions(25, true));
+        assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"),
+            WorkerCommand.newerJvmOptions(25, false));
+    }
+
+    /** The jffi module name the options grant native access to is the jar's own. */
+    @Test
+    void jffisModuleNameIsTheJarsAutomaticModuleName() throws Exception {
+        java.net.URL jar = com.kenai.jffi.Platform.class.getProtectionDomain().getCodeSource().getLocation();
+        try (java.util.jar.JarFile f = new java.util.jar.JarFile(Path.of(jar.toURI()).toFile())) {
+            assertEquals(WorkerCommand.JFFI_MODULE, f.getManifest().getMainAttributes()
+                .getValue("Automatic-Module-Name"));
+        }
+    }
+
     @Test
     void theLaunchersCdsArchiveIsMappedByEveryWorker() {
         List<String> argv = WorkerCommand.command("java", List.of(), null, Path.of("/srv/jinx/kernel/target/jinx.jsa"),
