@@ -15,6 +15,8 @@ module jinx.http {
         jinx.http.internal.variables.HttpVariablesModule,
         jinx.http.internal.log.HttpLogModule,
         jinx.http.internal.modules.RewriteModule,
+        jinx.http.internal.modules.MapModule,
+        jinx.http.internal.modules.SplitClientsModule,
         jinx.http.internal.modules.IndexModule,
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,

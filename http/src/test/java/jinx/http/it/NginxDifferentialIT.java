@@ -45,6 +45,11 @@ class NginxDifferentialIT {
     static final String HTTP = """
         include mime.types;
         default_type application/octet-stream;
+        map $arg_k $mapped { default dflt; one 1; Two "two $uri"; ~^re(?<rest>.*)$ "re:$rest"; ~*^(X+)$ "x:$1"; }
+        map $http_host $hostmap {
+            hostnames; default none; *.example.com head; www.example.* tail; .example.org both; Example.NET exact;
+        }
+        split_clients "${arg_k}x" $bucket { 10% a; 20.5% b; 0.25% c; * d; }
         server {
             listen 127.0.0.1:%PORT%;
             server_name localhost;
@@ -80,6 +85,7 @@ class NginxDifferentialIT {
             location ~ \\.css$ { add_header X-Css yes; }
             location ^~ /pref/ { return 200 "prefix $uri\\n"; }
             location ~* /REGEX/(\\w+) { return 200 "regex $1\\n"; }
+            location /map { return 200 "$mapped|$hostmap|$bucket\\n"; }
         }
         """;
 
@@ -165,6 +171,13 @@ class NginxDifferentialIT {
         cases.add(Case.get("expires epoch", "GET /epoch" + h + "\r\n"));
         cases.add(Case.get("prefix ^~", "GET /pref/a.css" + h + "\r\n"));
         cases.add(Case.get("case-insensitive regex", "GET /regex/word" + h + "\r\n"));
+        for (String k : new String[] {"one", "ONE", "Two", "reXYZ", "xXx", "none", "", "user1", "user2", "abc"}) {
+            cases.add(Case.get("map and split_clients " + k, "GET /map?k=" + k + h + "\r\n"));
+        }
+        for (String host : new String[] {"www.example.com", "a.b.example.com", "example.com", "www.example.io",
+            "example.org", "x.example.org", "example.net", "EXAMPLE.net."}) {
+            cases.add(Case.get("map hostnames " + host, "GET /map HTTP/1.1\r\nHost: " + host + "\r\n\r\n"));
+        }
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
         cases.add(Case.get("TRACE", "TRACE /" + h + "\r\n"));
