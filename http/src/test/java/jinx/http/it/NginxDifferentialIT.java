@@ -86,6 +86,14 @@ class NginxDifferentialIT {
             location ^~ /pref/ { return 200 "prefix $uri\\n"; }
             location ~* /REGEX/(\\w+) { return 200 "regex $1\\n"; }
             location /map { return 200 "$mapped|$hostmap|$bucket\\n"; }
+            location /acl/deny { deny 127.0.0.1; }
+            location /acl/allow { allow 127.0.0.0/8; deny all; }
+            location /acl/net { deny 10.0.0.0/8; deny ::1; allow all; }
+            location /acl/all { deny all; location /acl/all/inner { } location /acl/all/own { allow 127.0.0.1; } }
+            location /acl/v6 { deny ::/0; }
+            location /acl/mapped { deny ::ffff:127.0.0.1; }
+            location /acl/unix { deny unix:; }
+            location /acl/any { satisfy any; deny all; }
         }
         """;
 
@@ -177,6 +185,10 @@ class NginxDifferentialIT {
         for (String host : new String[] {"www.example.com", "a.b.example.com", "example.com", "www.example.io",
             "example.org", "x.example.org", "example.net", "EXAMPLE.net."}) {
             cases.add(Case.get("map hostnames " + host, "GET /map HTTP/1.1\r\nHost: " + host + "\r\n\r\n"));
+        }
+        for (String acl : new String[] {"deny", "allow", "net", "all", "all/inner", "all/own", "v6", "mapped",
+            "unix", "any"}) {
+            cases.add(Case.get("access " + acl, "GET /acl/" + acl + h + "\r\n"));
         }
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
