@@ -94,6 +94,23 @@ class NginxDifferentialIT {
             location /acl/mapped { deny ::ffff:127.0.0.1; }
             location /acl/unix { deny unix:; }
             location /acl/any { satisfy any; deny all; }
+            if ($http_x_block) { return 403; }
+            location /if/var { if ($arg_a) { return 200 "var true\\n"; } return 200 "var false\\n"; }
+            location /if/eq { if ($arg_a = abc) { return 200 "eq\\n"; } if ($arg_a != abc) { return 200 "ne\\n"; } }
+            location /if/re {
+                if ($uri ~ ^/if/re/(?<w>[a-z]+)/(\\d+)$) { return 200 "re $w $2\\n"; }
+                if ($uri ~* /IF/RE/X) { return 200 "ci\\n"; }
+                if ($arg_a !~ ^ok$) { return 403; }
+                if ($arg_a !~* ^OK$) { return 404; }
+                return 200 "end\\n";
+            }
+            location /if/file {
+                if (-f $document_root$arg_p) { return 200 "f\\n"; }
+                if (-d $document_root$arg_p) { return 200 "d\\n"; }
+                if (!-e $document_root$arg_p) { return 200 "none\\n"; }
+            }
+            location /if/conf { if ($arg_h) { add_header X-If yes; expires 1h; } try_files /file.txt =404; }
+            location /if/set { if ($arg_a) { set $v "v=$arg_a"; rewrite ^ /exact?$v break; } return 200 "no\\n"; }
         }
         """;
 
@@ -190,6 +207,12 @@ class NginxDifferentialIT {
             "unix", "any"}) {
             cases.add(Case.get("access " + acl, "GET /acl/" + acl + h + "\r\n"));
         }
+        for (String q : new String[] {"var?a=1", "var?a=0", "var", "eq?a=abc", "eq?a=ABC", "re/abc/42", "re/ABC/1",
+            "re/x", "re?a=ok", "re?a=nope", "file?p=/file.txt", "file?p=/sub", "file?p=/nothing", "file?p=/file.txt/x",
+            "conf?h=1", "conf", "set?a=7", "set"}) {
+            cases.add(Case.get("if " + q, "GET /if/" + q + h + "\r\n"));
+        }
+        cases.add(Case.get("server if", "GET /file.txt" + h + "X-Block: 1\r\n\r\n"));
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
         cases.add(Case.get("TRACE", "TRACE /" + h + "\r\n"));
