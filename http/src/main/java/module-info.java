@@ -18,6 +18,8 @@ module jinx.http {
         jinx.http.internal.modules.MapModule,
         jinx.http.internal.modules.SplitClientsModule,
         jinx.http.internal.modules.AccessModule,
+        jinx.http.internal.modules.RealIpModule,
+        jinx.http.internal.modules.GeoModule,
         jinx.http.internal.modules.IndexModule,
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,

@@ -50,6 +50,12 @@ class NginxDifferentialIT {
             hostnames; default none; *.example.com head; www.example.* tail; .example.org both; Example.NET exact;
         }
         split_clients "${arg_k}x" $bucket { 10% a; 20.5% b; 0.25% c; * d; }
+        geo $geo { default world; 127.0.0.0/8 loopback; 10.0.0.0/8 ten; }
+        geo $arg_ip $georange { ranges; default out; 10.0.0.0-10.0.0.255 a; 10.0.0.10-10.0.0.20 b; delete 10.0.0.0-10.0.0.9; }
+        geo $arg_ip $geo6 {
+            default d; 2001:db8::/32 doc; ::1 one; 10.0.0.0/8 ten; 10.1.0.0/16 ten1; delete 10.1.0.0/16;
+            proxy 10.0.0.0/8; proxy_recursive; 1.1.1.0/24 cf; 255.255.255.255 bad;
+        }
         server {
             listen 127.0.0.1:%PORT%;
             server_name localhost;
@@ -95,6 +101,14 @@ class NginxDifferentialIT {
             location /acl/unix { deny unix:; }
             location /acl/any { satisfy any; deny all; }
             if ($http_x_block) { return 403; }
+            set_real_ip_from 127.0.0.1;
+            location /geo { return 200 "$geo|$georange|$geo6\\n"; }
+            location /realip {
+                set_real_ip_from 127.0.0.1; set_real_ip_from 10.0.0.0/8; real_ip_header X-Forwarded-For;
+                real_ip_recursive on;
+                add_header X-Addr "$remote_addr|$realip_remote_addr|$binary_remote_addr";
+                try_files /file.txt =404;
+            }
             location /if/var { if ($arg_a) { return 200 "var true\\n"; } return 200 "var false\\n"; }
             location /if/eq { if ($arg_a = abc) { return 200 "eq\\n"; } if ($arg_a != abc) { return 200 "ne\\n"; } }
             location /if/re {
@@ -211,6 +225,18 @@ class NginxDifferentialIT {
             "re/x", "re?a=ok", "re?a=nope", "file?p=/file.txt", "file?p=/sub", "file?p=/nothing", "file?p=/file.txt/x",
             "conf?h=1", "conf", "set?a=7", "set"}) {
             cases.add(Case.get("if " + q, "GET /if/" + q + h + "\r\n"));
+        }
+        for (String ip : new String[] {"10.0.0.5", "10.0.0.15", "10.0.0.21", "10.1.2.3", "2001:db8::7", "::1",
+            "1.1.1.1", "x", "", "::ffff:10.0.0.15"}) {
+            cases.add(Case.get("geo " + ip, "GET /geo?ip=" + ip + h + "\r\n"));
+        }
+        cases.add(Case.get("geo proxy", "GET /geo?ip=10.0.0.1" + h + "X-Forwarded-For: 1.1.1.1, 10.2.2.2\r\n\r\n"));
+        cases.add(Case.get("geo and realip", "GET /geo?ip=1" + h + "X-Real-IP: 10.9.9.9\r\n\r\n"));
+        cases.add(Case.get("realip access", "GET /acl/deny" + h + "X-Real-IP: 192.0.2.1\r\n\r\n"));
+        cases.add(Case.get("realip access ipv6", "GET /acl/net" + h + "X-Real-IP: ::1\r\n\r\n"));
+        for (String xff : new String[] {"1.1.1.1, 10.0.0.2", "10.0.0.3,10.0.0.2", "2001:DB8:0::1", "bad, 10.0.0.1",
+            "1.2.3.4:5678"}) {
+            cases.add(Case.get("realip " + xff, "GET /realip" + h + "X-Forwarded-For: " + xff + "\r\n\r\n"));
         }
         cases.add(Case.get("server if", "GET /file.txt" + h + "X-Block: 1\r\n\r\n"));
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
