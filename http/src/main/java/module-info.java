@@ -20,6 +20,7 @@ module jinx.http {
         jinx.http.internal.modules.AccessModule,
         jinx.http.internal.modules.RealIpModule,
         jinx.http.internal.modules.GeoModule,
+        jinx.http.internal.modules.AuthBasicModule,
         jinx.http.internal.modules.IndexModule,
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,

@@ -51,7 +51,9 @@ class NginxDifferentialIT {
         }
         split_clients "${arg_k}x" $bucket { 10% a; 20.5% b; 0.25% c; * d; }
         geo $geo { default world; 127.0.0.0/8 loopback; 10.0.0.0/8 ten; }
-        geo $arg_ip $georange { ranges; default out; 10.0.0.0-10.0.0.255 a; 10.0.0.10-10.0.0.20 b; delete 10.0.0.0-10.0.0.9; }
+        geo $arg_ip $georange {
+            ranges; default out; 10.0.0.0-10.0.0.255 a; 10.0.0.10-10.0.0.20 b; delete 10.0.0.0-10.0.0.9;
+        }
         geo $arg_ip $geo6 {
             default d; 2001:db8::/32 doc; ::1 one; 10.0.0.0/8 ten; 10.1.0.0/16 ten1; delete 10.1.0.0/16;
             proxy 10.0.0.0/8; proxy_recursive; 1.1.1.0/24 cf; 255.255.255.255 bad;
@@ -102,6 +104,9 @@ class NginxDifferentialIT {
             location /acl/any { satisfy any; deny all; }
             if ($http_x_block) { return 403; }
             set_real_ip_from 127.0.0.1;
+            location /auth/ { auth_basic "Restricted $uri"; auth_basic_user_file htpasswd; try_files /file.txt =404; }
+            location /auth/missing { auth_basic on; auth_basic_user_file htpasswd.missing; }
+            location /auth/off { auth_basic off; try_files /file.txt =404; }
             location /geo { return 200 "$geo|$georange|$geo6\\n"; }
             location /realip {
                 set_real_ip_from 127.0.0.1; set_real_ip_from 10.0.0.0/8; real_ip_header X-Forwarded-For;
@@ -238,6 +243,19 @@ class NginxDifferentialIT {
             "1.2.3.4:5678"}) {
             cases.add(Case.get("realip " + xff, "GET /realip" + h + "X-Forwarded-For: " + xff + "\r\n\r\n"));
         }
+        cases.add(Case.get("auth_basic none", "GET /auth/x" + h + "\r\n"));
+        cases.add(Case.get("auth_basic off", "GET /auth/off" + h + "\r\n"));
+        cases.add(Case.get("auth_basic missing file", "GET /auth/missing" + h + "Authorization: Basic "
+            + basic("plain:secret") + "\r\n\r\n"));
+        cases.add(Case.get("auth_basic bad base64", "GET /auth/x" + h + "Authorization: Basic !!\r\n\r\n"));
+        cases.add(Case.get("auth_basic unknown user", "GET /auth/x" + h + "Authorization: Basic "
+            + basic("nobody:x") + "\r\n\r\n"));
+        for (String user : HTPASSWD.keySet()) {
+            cases.add(Case.get("auth_basic " + user, "GET /auth/x" + h + "Authorization: Basic "
+                + basic(user + ":secret") + "\r\n\r\n"));
+            cases.add(Case.get("auth_basic " + user + " wrong", "GET /auth/x" + h + "Authorization: Basic "
+                + basic(user + ":secreT") + "\r\n\r\n"));
+        }
         cases.add(Case.get("server if", "GET /file.txt" + h + "X-Block: 1\r\n\r\n"));
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
@@ -287,6 +305,25 @@ class NginxDifferentialIT {
         return cases;
     }
 
+    /** The users of {@code conf/htpasswd}, each with password {@code secret} in another scheme. */
+    static final Map<String, String> HTPASSWD = new java.util.LinkedHashMap<>();
+
+    static {
+        HTPASSWD.put("plain", "{PLAIN}secret");
+        HTPASSWD.put("sha", "{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=");
+        HTPASSWD.put("ssha", "{SSHA}8bX4JQDfZqtTfvnQ4ssDmWb17/FTQUxU");
+        HTPASSWD.put("apr1", "$apr1$abcdefgh$h9FWgUz3n9YxylKLlR5SQ/");
+        HTPASSWD.put("md5", "$1$xyz$Qia9Wq6FxQkYcwNWMk/RM0");
+        HTPASSWD.put("sha512", "$6$saltsalt$TVLlQcbpFVof5W3Yz4DTP6gRstiNuHwwTt6GLc1E5n0U0aDehy0S5knV8wiOQSpT0Y77v"
+            + "wPZN.Pq.H91p5hVO1");
+        HTPASSWD.put("yescrypt", "$y$j9T$F5Jx5fExrKuPp53xLKQ..1$GmcwIgvdUC9qLWcKCi6gklUa1dM3ziD43YxYNURLKy0");
+        HTPASSWD.put("bcrypt", "$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a");
+    }
+
+    private static String basic(String credentials) {
+        return java.util.Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
     /** The files both servers serve. */
     static void populate(Site site) throws IOException {
         site.write("html/index.html", Files.readString(Site.distribution().resolve("html/index.html"),
@@ -299,6 +336,9 @@ class NginxDifferentialIT {
         site.write("html/sub/index.html", "sub index\n");
         site.write("html/custom404.html", "custom 404\n");
         site.mkdir("html/dir");
+        StringBuilder htpasswd = new StringBuilder("# users\n");
+        HTPASSWD.forEach((user, hash) -> htpasswd.append(user).append(':').append(hash).append('\n'));
+        site.write("conf/htpasswd", htpasswd.toString());
     }
 
     @Test

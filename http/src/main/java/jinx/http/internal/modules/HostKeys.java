@@ -36,7 +36,7 @@ final class HostKeys<V> {
      * @return {@link #OK}, {@link #INVALID} or {@link #CONFLICT}
      */
     int add(String key, V value, boolean wildcards) {
-        String low = lowerAscii(key);
+        String low = CoreOutput.lowerAscii(key);
         if (!wildcards) {
             return exact.putIfAbsent(low, value) == null ? OK : CONFLICT;
         }
@@ -78,7 +78,7 @@ final class HostKeys<V> {
      * @return the value, or null
      */
     V find(String name) {
-        String low = lowerAscii(name);
+        String low = CoreOutput.lowerAscii(name);
         V v = exact.get(low);
         if (v != null || head.isEmpty() && tail.isEmpty()) {
             return v;
@@ -107,22 +107,5 @@ final class HostKeys<V> {
      */
     boolean isEmpty() {
         return exact.isEmpty() && head.isEmpty() && tail.isEmpty();
-    }
-
-    /** ASCII lower case, as {@code ngx_tolower()}: other characters are kept. */
-    static String lowerAscii(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                char[] a = s.toCharArray();
-                for (int j = i; j < a.length; j++) {
-                    if (a[j] >= 'A' && a[j] <= 'Z') {
-                        a[j] = (char) (a[j] + ('a' - 'A'));
-                    }
-                }
-                return new String(a);
-            }
-        }
-        return s;
     }
 }

@@ -42,7 +42,8 @@ class CidrTest {
         assertArrayEquals(new byte[16], Cidr.inet6Addr("::"));
         assertArrayEquals(b(0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10),
             Cidr.inet6Addr("2001:DB8::10"));
-        assertArrayEquals(b(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1), Cidr.inet6Addr("::ffff:127.0.0.1"));
+        assertArrayEquals(b(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 1),
+            Cidr.inet6Addr("::ffff:127.0.0.1"));
         assertArrayEquals(b(0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0, 8), Cidr.inet6Addr("1:2:3:4:5:6:7:8"));
         assertNull(Cidr.inet6Addr("1:2:3:4:5:6:7"));
         assertNull(Cidr.inet6Addr("1::2::3"));
