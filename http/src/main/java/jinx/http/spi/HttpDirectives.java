@@ -95,4 +95,21 @@ public final class HttpDirectives {
         }
         return clcf;
     }
+
+    /**
+     * Registers a variable from a directive's handler inside {@code http {}}, as nginx's {@code map},
+     * {@code geo} and {@code split_clients} call {@code ngx_http_add_variable()} for the variable they define.
+     * A name registered again is refused unless both registrations are {@link HttpConfig#VAR_CHANGEABLE}, in
+     * which case the new getter replaces the old one. Added in SPI 1.3.
+     *
+     * @param cf the directive being handled
+     * @param name the name without {@code $}
+     * @param getter computes the value
+     * @param flags {@link HttpConfig#VAR_CHANGEABLE}, {@link HttpConfig#VAR_NOCACHEABLE}
+     * @throws ConfException {@code the duplicate "x" variable}, with the directive's place
+     */
+    public static void addVariable(ConfContext cf, String name, VariableGetter getter, int flags)
+        throws ConfException {
+        Variables.of(cf).add(name, getter, flags);
+    }
 }

@@ -45,6 +45,19 @@ class NginxDifferentialIT {
     static final String HTTP = """
         include mime.types;
         default_type application/octet-stream;
+        map $arg_k $mapped { default dflt; one 1; Two "two $uri"; ~^re(?<rest>.*)$ "re:$rest"; ~*^(X+)$ "x:$1"; }
+        map $http_host $hostmap {
+            hostnames; default none; *.example.com head; www.example.* tail; .example.org both; Example.NET exact;
+        }
+        split_clients "${arg_k}x" $bucket { 10% a; 20.5% b; 0.25% c; * d; }
+        geo $geo { default world; 127.0.0.0/8 loopback; 10.0.0.0/8 ten; }
+        geo $arg_ip $georange {
+            ranges; default out; 10.0.0.0-10.0.0.255 a; 10.0.0.10-10.0.0.20 b; delete 10.0.0.0-10.0.0.9;
+        }
+        geo $arg_ip $geo6 {
+            default d; 2001:db8::/32 doc; ::1 one; 10.0.0.0/8 ten; 10.1.0.0/16 ten1; delete 10.1.0.0/16;
+            proxy 10.0.0.0/8; proxy_recursive; 1.1.1.0/24 cf; 255.255.255.255 bad;
+        }
         server {
             listen 127.0.0.1:%PORT%;
             server_name localhost;
@@ -81,6 +94,43 @@ class NginxDifferentialIT {
             location ^~ /pref/ { return 200 "prefix $uri\\n"; }
             location ~* /REGEX/(\\w+) { return 200 "regex $1\\n"; }
             location /echo { return 200 "x-a [$http_x_a] host [$host]\\n"; }
+            location /map { return 200 "$mapped|$hostmap|$bucket\\n"; }
+            location /acl/deny { deny 127.0.0.1; }
+            location /acl/allow { allow 127.0.0.0/8; deny all; }
+            location /acl/net { deny 10.0.0.0/8; deny ::1; allow all; }
+            location /acl/all { deny all; location /acl/all/inner { } location /acl/all/own { allow 127.0.0.1; } }
+            location /acl/v6 { deny ::/0; }
+            location /acl/mapped { deny ::ffff:127.0.0.1; }
+            location /acl/unix { deny unix:; }
+            location /acl/any { satisfy any; deny all; }
+            if ($http_x_block) { return 403; }
+            set_real_ip_from 127.0.0.1;
+            location /auth/ { auth_basic "Restricted $uri"; auth_basic_user_file htpasswd; try_files /file.txt =404; }
+            location /auth/missing { auth_basic on; auth_basic_user_file htpasswd.missing; }
+            location /auth/off { auth_basic off; try_files /file.txt =404; }
+            location /geo { return 200 "$geo|$georange|$geo6\\n"; }
+            location /realip {
+                set_real_ip_from 127.0.0.1; set_real_ip_from 10.0.0.0/8; real_ip_header X-Forwarded-For;
+                real_ip_recursive on;
+                add_header X-Addr "$remote_addr|$realip_remote_addr|$binary_remote_addr";
+                try_files /file.txt =404;
+            }
+            location /if/var { if ($arg_a) { return 200 "var true\\n"; } return 200 "var false\\n"; }
+            location /if/eq { if ($arg_a = abc) { return 200 "eq\\n"; } if ($arg_a != abc) { return 200 "ne\\n"; } }
+            location /if/re {
+                if ($uri ~ ^/if/re/(?<w>[a-z]+)/(\\d+)$) { return 200 "re $w $2\\n"; }
+                if ($uri ~* /IF/RE/X) { return 200 "ci\\n"; }
+                if ($arg_a !~ ^ok$) { return 403; }
+                if ($arg_a !~* ^OK$) { return 404; }
+                return 200 "end\\n";
+            }
+            location /if/file {
+                if (-f $document_root$arg_p) { return 200 "f\\n"; }
+                if (-d $document_root$arg_p) { return 200 "d\\n"; }
+                if (!-e $document_root$arg_p) { return 200 "none\\n"; }
+            }
+            location /if/conf { if ($arg_h) { add_header X-If yes; expires 1h; } try_files /file.txt =404; }
+            location /if/set { if ($arg_a) { set $v "v=$arg_a"; rewrite ^ /exact?$v break; } return 200 "no\\n"; }
         }
         """;
 
@@ -166,6 +216,48 @@ class NginxDifferentialIT {
         cases.add(Case.get("expires epoch", "GET /epoch" + h + "\r\n"));
         cases.add(Case.get("prefix ^~", "GET /pref/a.css" + h + "\r\n"));
         cases.add(Case.get("case-insensitive regex", "GET /regex/word" + h + "\r\n"));
+        for (String k : new String[] {"one", "ONE", "Two", "reXYZ", "xXx", "none", "", "user1", "user2", "abc"}) {
+            cases.add(Case.get("map and split_clients " + k, "GET /map?k=" + k + h + "\r\n"));
+        }
+        for (String host : new String[] {"www.example.com", "a.b.example.com", "example.com", "www.example.io",
+            "example.org", "x.example.org", "example.net", "EXAMPLE.net."}) {
+            cases.add(Case.get("map hostnames " + host, "GET /map HTTP/1.1\r\nHost: " + host + "\r\n\r\n"));
+        }
+        for (String acl : new String[] {"deny", "allow", "net", "all", "all/inner", "all/own", "v6", "mapped",
+            "unix", "any"}) {
+            cases.add(Case.get("access " + acl, "GET /acl/" + acl + h + "\r\n"));
+        }
+        for (String q : new String[] {"var?a=1", "var?a=0", "var", "eq?a=abc", "eq?a=ABC", "re/abc/42", "re/ABC/1",
+            "re/x", "re?a=ok", "re?a=nope", "file?p=/file.txt", "file?p=/sub", "file?p=/nothing", "file?p=/file.txt/x",
+            "conf?h=1", "conf", "set?a=7", "set"}) {
+            cases.add(Case.get("if " + q, "GET /if/" + q + h + "\r\n"));
+        }
+        for (String ip : new String[] {"10.0.0.5", "10.0.0.15", "10.0.0.21", "10.1.2.3", "2001:db8::7", "::1",
+            "1.1.1.1", "x", "", "::ffff:10.0.0.15"}) {
+            cases.add(Case.get("geo " + ip, "GET /geo?ip=" + ip + h + "\r\n"));
+        }
+        cases.add(Case.get("geo proxy", "GET /geo?ip=10.0.0.1" + h + "X-Forwarded-For: 1.1.1.1, 10.2.2.2\r\n\r\n"));
+        cases.add(Case.get("geo and realip", "GET /geo?ip=1" + h + "X-Real-IP: 10.9.9.9\r\n\r\n"));
+        cases.add(Case.get("realip access", "GET /acl/deny" + h + "X-Real-IP: 192.0.2.1\r\n\r\n"));
+        cases.add(Case.get("realip access ipv6", "GET /acl/net" + h + "X-Real-IP: ::1\r\n\r\n"));
+        for (String xff : new String[] {"1.1.1.1, 10.0.0.2", "10.0.0.3,10.0.0.2", "2001:DB8:0::1", "bad, 10.0.0.1",
+            "1.2.3.4:5678"}) {
+            cases.add(Case.get("realip " + xff, "GET /realip" + h + "X-Forwarded-For: " + xff + "\r\n\r\n"));
+        }
+        cases.add(Case.get("auth_basic none", "GET /auth/x" + h + "\r\n"));
+        cases.add(Case.get("auth_basic off", "GET /auth/off" + h + "\r\n"));
+        cases.add(Case.get("auth_basic missing file", "GET /auth/missing" + h + "Authorization: Basic "
+            + basic("plain:secret") + "\r\n\r\n"));
+        cases.add(Case.get("auth_basic bad base64", "GET /auth/x" + h + "Authorization: Basic !!\r\n\r\n"));
+        cases.add(Case.get("auth_basic unknown user", "GET /auth/x" + h + "Authorization: Basic "
+            + basic("nobody:x") + "\r\n\r\n"));
+        for (String user : HTPASSWD.keySet()) {
+            cases.add(Case.get("auth_basic " + user, "GET /auth/x" + h + "Authorization: Basic "
+                + basic(user + ":secret") + "\r\n\r\n"));
+            cases.add(Case.get("auth_basic " + user + " wrong", "GET /auth/x" + h + "Authorization: Basic "
+                + basic(user + ":secreT") + "\r\n\r\n"));
+        }
+        cases.add(Case.get("server if", "GET /file.txt" + h + "X-Block: 1\r\n\r\n"));
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
         cases.add(Case.get("TRACE", "TRACE /" + h + "\r\n"));
@@ -257,6 +349,25 @@ class NginxDifferentialIT {
             + "Transfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\nX-T: 1\r\n\r\n"));
     }
 
+    /** The users of {@code conf/htpasswd}, each with password {@code secret} in another scheme. */
+    static final Map<String, String> HTPASSWD = new java.util.LinkedHashMap<>();
+
+    static {
+        HTPASSWD.put("plain", "{PLAIN}secret");
+        HTPASSWD.put("sha", "{SHA}5en6G6MezRroT3XKqkdPOmY/BfQ=");
+        HTPASSWD.put("ssha", "{SSHA}8bX4JQDfZqtTfvnQ4ssDmWb17/FTQUxU");
+        HTPASSWD.put("apr1", "$apr1$abcdefgh$h9FWgUz3n9YxylKLlR5SQ/");
+        HTPASSWD.put("md5", "$1$xyz$Qia9Wq6FxQkYcwNWMk/RM0");
+        HTPASSWD.put("sha512", "$6$saltsalt$TVLlQcbpFVof5W3Yz4DTP6gRstiNuHwwTt6GLc1E5n0U0aDehy0S5knV8wiOQSpT0Y77v"
+            + "wPZN.Pq.H91p5hVO1");
+        HTPASSWD.put("yescrypt", "$y$j9T$F5Jx5fExrKuPp53xLKQ..1$GmcwIgvdUC9qLWcKCi6gklUa1dM3ziD43YxYNURLKy0");
+        HTPASSWD.put("bcrypt", "$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a");
+    }
+
+    private static String basic(String credentials) {
+        return java.util.Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
     /** The files both servers serve. */
     static void populate(Site site) throws IOException {
         site.write("html/index.html", Files.readString(Site.distribution().resolve("html/index.html"),
@@ -269,6 +380,9 @@ class NginxDifferentialIT {
         site.write("html/sub/index.html", "sub index\n");
         site.write("html/custom404.html", "custom 404\n");
         site.mkdir("html/dir");
+        StringBuilder htpasswd = new StringBuilder("# users\n");
+        HTPASSWD.forEach((user, hash) -> htpasswd.append(user).append(':').append(hash).append('\n'));
+        site.write("conf/htpasswd", htpasswd.toString());
     }
 
     @Test

@@ -6,15 +6,12 @@ import java.util.List;
 import jinx.http.HttpRequest;
 import jinx.http.spi.HttpCtx;
 import jinx.kernel.ConfException;
-import jinx.kernel.LoadedModule;
 import jinx.kernel.LogLevel;
 import jinx.kernel.os.SockAddr;
 import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.ConfScope;
 import jinx.kernel.spi.Ctx;
-import jinx.kernel.spi.Directive;
-import jinx.kernel.spi.DirectiveHandler;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 
@@ -218,7 +215,7 @@ final class CoreBlocks {
                 if (words.size() != 2) {
                     throw new ConfException("invalid number of arguments in \"include\" directive");
                 }
-                include(cf);
+                BlockLines.include(cf);
                 return;
             }
             String contentType = words.get(0);
@@ -231,22 +228,5 @@ final class CoreBlocks {
                 }
             }
         }
-    }
-
-    /** Runs the {@code include} directive of the configuration module on the current line. */
-    @SuppressWarnings("unchecked")
-    private static void include(ConfContext cf) throws ConfException {
-        for (LoadedModule m : cf.cycle().modules()) {
-            if (!m.module().type().equals(ModuleType.CONF)) {
-                continue;
-            }
-            for (Directive<?> d : m.module().directives()) {
-                if (d.name().equals("include")) {
-                    ((DirectiveHandler<Object>) d.handler()).set(cf, null);
-                    return;
-                }
-            }
-        }
-        throw new ConfException("unknown directive \"include\"");
     }
 }

@@ -22,11 +22,17 @@ public final class HttpScope implements ConfScope {
     private final Ctx ctx;
     private final HttpBlockConf block;
     private final HttpConfCtx confs;
+    private final LineHandler lines;
 
     HttpScope(Ctx ctx, HttpBlockConf block, HttpConfCtx confs) {
+        this(ctx, block, confs, null);
+    }
+
+    private HttpScope(Ctx ctx, HttpBlockConf block, HttpConfCtx confs, LineHandler lines) {
         this.ctx = ctx;
         this.block = block;
         this.confs = confs;
+        this.lines = lines;
     }
 
     /**
@@ -52,6 +58,24 @@ public final class HttpScope implements ConfScope {
      */
     public HttpScope nested(Ctx inner, HttpConfCtx innerConfs) {
         return new HttpScope(inner, block, innerConfs);
+    }
+
+    /**
+     * Returns a scope for a block of data lines inside this one ({@code map {}}, {@code geo {}}): every line goes
+     * to {@code handler}, and the block keeps this one's confs, so that a line can compile a regex or a variable
+     * as a directive of this block would.
+     *
+     * @param inner the inner block's context name
+     * @param handler takes each line
+     * @return the scope
+     */
+    public HttpScope lines(Ctx inner, LineHandler handler) {
+        return new HttpScope(inner, block, confs, handler);
+    }
+
+    @Override
+    public LineHandler lineHandler() {
+        return lines;
     }
 
     @Override

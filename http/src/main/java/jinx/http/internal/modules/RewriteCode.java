@@ -1,5 +1,7 @@
 package jinx.http.internal.modules;
 
+import java.util.List;
+
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.Captures;
 import jinx.http.internal.core.HttpRegex;
@@ -13,7 +15,7 @@ import jinx.kernel.spi.ConfValues;
  * One step of a rewrite program: nginx's script codes of {@code src/http/ngx_http_script.c} as the rewrite module
  * uses them ({@code ngx_http_script_regex_start_code()} with {@code ..._regex_end_code()},
  * {@code ngx_http_script_return_code()}, {@code ngx_http_script_set_var_code()},
- * {@code ngx_http_script_break_code()}).
+ * {@code ngx_http_script_break_code()}, {@code ngx_http_script_if_code()}).
  */
 interface RewriteCode {
 
@@ -192,6 +194,40 @@ interface RewriteCode {
                 cr.uriChanged = false;
             }
             return false;
+        }
+    }
+
+    /**
+     * {@code if (condition) { ... }}: nginx compiles the block's directives into the enclosing program, skipped
+     * when the condition fails; here the block is a program of its own run in place. In a location, a holding
+     * condition also gives the request the block's location confs ({@code r->loc_conf = code->loc_conf} and
+     * {@code ngx_http_update_location_config()}).
+     *
+     * @param condition the condition
+     * @param body the block's steps
+     * @param locConf the block's location confs, or null for an {@code if} in a server
+     */
+    record If(RewriteIf.Condition condition, List<RewriteCode> body, Object[] locConf) implements RewriteCode {
+
+        @Override
+        public boolean run(Engine e) {
+            int rc = condition.test(e);
+            if (rc == RewriteIf.ERROR) {
+                e.status = CoreOutput.INTERNAL_SERVER_ERROR;
+                return false;
+            }
+            if (rc == RewriteIf.FALSE) {
+                return true;
+            }
+            if (locConf != null && e.r instanceof CoreRequest cr) {
+                cr.useLocationConf(locConf);
+            }
+            for (int i = 0, n = body.size(); i < n; i++) {
+                if (!body.get(i).run(e)) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

@@ -6,9 +6,11 @@ import java.util.Locale;
 import java.util.Set;
 
 import jinx.http.HttpRequest;
+import jinx.http.internal.core.HttpConfCtx;
 import jinx.http.internal.core.HttpCoreModule;
 import jinx.http.internal.core.HttpCoreSrvConf;
 import jinx.http.internal.core.HttpRegex;
+import jinx.http.internal.core.HttpScope;
 import jinx.http.internal.filter.CoreConfs;
 import jinx.http.internal.request.CoreRequest;
 import jinx.http.internal.variables.Variables;
@@ -33,15 +35,18 @@ import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
 
 /**
- * The {@code http_rewrite} module, nginx's {@code ngx_http_rewrite_module.c}, without {@code if}: {@code rewrite
+ * The {@code http_rewrite} module, nginx's {@code ngx_http_rewrite_module.c}: {@code rewrite
  * regex replacement [last|break|redirect|permanent]}, {@code return code [text]}, {@code return URL},
- * {@code set $variable value}, {@code break}, {@code rewrite_log} and {@code uninitialized_variable_warn}. The
+ * {@code set $variable value}, {@code break}, {@code if (condition) { ... }} ({@link RewriteIf}), {@code rewrite_log}
+ * and {@code uninitialized_variable_warn}. The
  * directives of a {@code server} run in SERVER_REWRITE, those of a location in REWRITE; a location does not inherit
  * its server's (nor its parent's) directives. Each context's directives are compiled into a program of
  * {@link RewriteCode}s run in order.
  *
- * <p>Not here: {@code if} (and so the {@code SIF}/{@code LIF} contexts never occur). A {@code rewrite ... break}
- * does not forbid {@code alias} afterwards as nginx does (the engine keeps that flag to itself).
+ * <p>An {@code if} block is a location without a name (its confs merged from the enclosing ones); its rewrite
+ * directives run in place of the block when the condition holds, and in a location the request then takes the
+ * block's confs. A {@code rewrite ... break} does not forbid {@code alias} afterwards as nginx does (the engine keeps
+ * that flag to itself).
  */
 public final class RewriteModule implements JinxModule, HttpModule {
 
@@ -61,6 +66,11 @@ public final class RewriteModule implements JinxModule, HttpModule {
         Directive.of("break", SL, Arity.NOARGS, RewriteLocConf.class,
             (cf, c) -> c.add(new RewriteCode.Break())).multi()
             .syntax("").describe("Stops processing the current set of the rewrite module's directives."),
+        Directive.of("if", Set.of(HttpCtx.SRV, HttpCtx.LOC), Arity.BLOCK | Arity.ONE_MORE, RewriteLocConf.class,
+            RewriteModule::ifBlock).multi()
+            .syntax("(condition) { ... }").describe("The specified condition is evaluated. If true, this module "
+                + "directives specified inside the braces are executed, and the request is assigned the "
+                + "configuration inside the if directive."),
         Directive.of("set", SL, Arity.TAKE2, RewriteLocConf.class, RewriteModule::set).multi()
             .syntax("$variable value").describe("Sets a value for the specified variable."),
         Directive.of("rewrite_log", MSL, Arity.FLAG, RewriteLocConf.class,
@@ -218,6 +228,22 @@ public final class RewriteModule implements JinxModule, HttpModule {
         }
         Replacement replacement = Replacement.compile(cf, value, status == 0);
         lcf.add(new RewriteCode.Rewrite(regex, replacement, status, breakCycle, addArgs, last));
+    }
+
+    /** nginx's {@code ngx_http_rewrite_if()}. */
+    private static void ifBlock(ConfContext cf, RewriteLocConf lcf) throws ConfException {
+        HttpScope scope = HttpScope.of(cf);
+        boolean server = scope.ctx().equals(HttpCtx.SRV);
+        HttpConfCtx ctx = HttpCoreModule.nonameLocation(cf);
+        RewriteIf.Condition condition = RewriteIf.compile(cf);
+        HttpScope inner = scope.nested(server ? HttpCtx.SIF : HttpCtx.LIF, ctx);
+        cf.parseBlock(inner);
+        LoadedModule self = cf.cycle().module(NAME);
+        RewriteLocConf nlcf = (RewriteLocConf) inner.conf(self.module(), RewriteLocConf.class);
+        List<RewriteCode> body = nlcf.codes == null ? List.of() : List.copyOf(nlcf.codes);
+        // the program belongs to the enclosing block (nginx): the if's own location runs none
+        nlcf.codes = null;
+        lcf.add(new RewriteCode.If(condition, body, server ? null : ctx.locConf));
     }
 
     /** nginx's {@code ngx_http_rewrite_return()}. */

@@ -336,6 +336,17 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     }
 
     /**
+     * Gives the request the confs of a location without a name ({@code if {}} in a location) and applies what
+     * they decide: nginx's {@code r->loc_conf = ...} with {@code ngx_http_update_location_config()}.
+     *
+     * @param confs the location's confs, indexed by HTTP module
+     */
+    public void useLocationConf(Object[] confs) {
+        locConf = confs;
+        PhaseRunner.updateLocationConfig(this);
+    }
+
+    /**
      * Returns the request's HTTP connection.
      *
      * @return the connection's HTTP state

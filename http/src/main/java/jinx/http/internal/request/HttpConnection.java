@@ -81,6 +81,9 @@ public final class HttpConnection implements SocketIo.LogContext {
 
     private SockAddr local;
     private String remoteAddr;
+    /** The client's address set by {@code realip} for the request (nginx changes {@code c->addr_text}), or null. */
+    private String realAddr;
+    private int realPort;
     /** Kept by the pool for the next accept ({@link BufferPool#recycle(HttpConnection)}): closed twice, kept once. */
     boolean pooled;
 
@@ -114,6 +117,7 @@ public final class HttpConnection implements SocketIo.LogContext {
         sendfile = false;
         local = null;
         remoteAddr = null;
+        realAddr = null;
         // nginx's ngx_event_accept() disables both for a UNIX-domain socket; a connection without a socket has
         // neither option either
         boolean tcp = c.hasDescriptor() && !c.unixPeer();
@@ -219,10 +223,61 @@ public final class HttpConnection implements SocketIo.LogContext {
      * @return the address
      */
     public String remoteAddr() {
+        if (realAddr != null) {
+            return realAddr;
+        }
         if (remoteAddr == null) {
             remoteAddr = addrWithoutPort(c.addrText());
         }
         return remoteAddr;
+    }
+
+    /**
+     * Replaces the client's address for the rest of the request, as nginx's {@code realip} replaces
+     * {@code c->sockaddr} and {@code c->addr_text} until the request's cleanup restores them.
+     *
+     * @param addr the address as text ({@code 192.0.2.1}, {@code 2001:db8::1}), or null to restore the socket's
+     * @param port its port, 0 for none
+     */
+    public void realAddr(String addr, int port) {
+        realAddr = addr;
+        realPort = port;
+    }
+
+    /**
+     * Tells whether {@link #realAddr} replaced the client's address.
+     *
+     * @return true when replaced
+     */
+    public boolean realAddrSet() {
+        return realAddr != null;
+    }
+
+    /**
+     * Returns the socket's own client address, whatever {@link #realAddr} set.
+     *
+     * @return the address without the port
+     */
+    public String socketAddr() {
+        if (remoteAddr == null) {
+            remoteAddr = addrWithoutPort(c.addrText());
+        }
+        return remoteAddr;
+    }
+
+    /**
+     * Returns the socket's own client port, whatever {@link #realAddr} set.
+     *
+     * @return the port, 0 for a UNIX-domain socket
+     */
+    public int socketPort() {
+        String saved = realAddr;
+        realAddr = null;
+        try {
+            return remotePort();
+        } finally {
+            realAddr = saved;
+        }
     }
 
     private static String addrWithoutPort(String t) {
@@ -246,6 +301,9 @@ public final class HttpConnection implements SocketIo.LogContext {
      * @return the port
      */
     public int remotePort() {
+        if (realAddr != null) {
+            return realPort;
+        }
         String t = c.addrText();
         if (t == null || t.startsWith("unix:")) {
             return 0;

@@ -262,6 +262,17 @@ public final class HeaderVariables {
      * @return the user, or null
      */
     public static String remoteUser(HttpRequest r, String name) {
+        String auth = basicCredentials(r);
+        return auth == null ? null : auth.substring(0, auth.indexOf(':'));
+    }
+
+    /**
+     * Decodes the credentials of an {@code Authorization: Basic} header: nginx's {@code ngx_http_auth_basic_user()}.
+     *
+     * @param r the request
+     * @return {@code user:password}, with a user of at least one character, or null when there are none
+     */
+    public static String basicCredentials(HttpRequest r) {
         HttpHeaders.Entry e = r.headersIn.authorization != null ? r.headersIn.authorization
             : r.headersIn.headers.entry("authorization");
         if (e == null) {
@@ -276,11 +287,7 @@ public final class HeaderVariables {
             p++;
         }
         String auth = decodeBase64(v.substring(p));
-        if (auth == null) {
-            return null;
-        }
-        int colon = auth.indexOf(':');
-        return colon <= 0 ? null : auth.substring(0, colon);
+        return auth == null || auth.indexOf(':') <= 0 ? null : auth;
     }
 
     /**
@@ -290,7 +297,7 @@ public final class HeaderVariables {
      * @param src the encoded text
      * @return the decoded bytes as ISO-8859-1 text, or null when invalid or empty
      */
-    static String decodeBase64(String src) {
+    public static String decodeBase64(String src) {
         int len = 0;
         while (len < src.length() && src.charAt(len) != '=') {
             if (base64(src.charAt(len)) < 0) {

@@ -40,7 +40,7 @@ public final class Variables {
     private static final class Variable {
         final String name;
         VariableGetter getter;
-        final int flags;
+        int flags;
 
         Variable(String name, VariableGetter getter, int flags) {
             this.name = name;
@@ -126,6 +126,8 @@ public final class Variables {
             if (getter != null) {
                 existing.getter = getter;
             }
+            // nginx's map sets NOCACHEABLE on its variable once the block says "volatile"
+            existing.flags |= flags & HttpConfig.VAR_NOCACHEABLE;
             return;
         }
         Variable v = new Variable(low, getter, flags);
