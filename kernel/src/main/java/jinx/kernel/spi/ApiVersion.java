@@ -13,7 +13,8 @@ package jinx.kernel.spi;
  * (compiling values and finding variables from a directive's handler), {@code jinx.http.spi.HttpResponses}
  * ({@code setContentType}) and {@code HttpRequest.retain()} / {@code addCleanup()} (handlers that go on from
  * an event); 1.2 adds {@code JinxModule.warmUp}, {@link WarmUpExchange} and {@code Connection.warmUp} (a
- * worker's warm-up, {@code worker_warmup}).
+ * worker's warm-up, {@code worker_warmup}); 1.3 adds, for module authors, {@code jinx.http.spi.HttpOrder} (where
+ * a module stands, in the author's words) and the helpers each marked "Added in SPI 1.3".
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -24,7 +25,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 2;
+    public static final int MINOR = 3;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);
