@@ -1,5 +1,8 @@
 package jinx.http;
 
+import java.nio.charset.StandardCharsets;
+
+import jinx.http.internal.filter.ResponseBodies;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
@@ -298,5 +301,40 @@ public abstract class HttpRequest {
      */
     public void addCleanup(Runnable cleanup) {
         throw new UnsupportedOperationException("addCleanup() needs a request of the HTTP core");
+    }
+
+    /**
+     * Sends a whole response in one call, nginx's {@code ngx_http_send_response()} for a body in hand: reads and
+     * drops the request body, sets the status, {@code Content-Type} and {@code Content-Length}, sends the header
+     * and then {@code body} as the last buffer (the header only for HEAD, 204 or 304). A content handler returns
+     * what this returns:
+     *
+     * <pre>{@code
+     * return r.sendResponse(200, "text/plain", "Hello!\n");
+     * }</pre>
+     *
+     * A redirect is not sent this way: set {@code headersOut.location} and return the status. Added in SPI 1.3.
+     *
+     * @param status the status, 200 and up
+     * @param contentType the {@code Content-Type}, or null for the type of the URI's extension in the location's
+     *     {@code types}, else its {@code default_type}
+     * @param body the body; copied, so the caller may reuse the array
+     * @return {@link jinx.kernel.Rc#OK}, {@link jinx.kernel.Rc#AGAIN}, {@link jinx.kernel.Rc#ERROR} or an HTTP
+     *     status, for the handler to return
+     */
+    public int sendResponse(int status, String contentType, byte[] body) {
+        return ResponseBodies.send(this, status, contentType, body);
+    }
+
+    /**
+     * {@link #sendResponse(int, String, byte[])} with a text body, encoded as UTF-8. Added in SPI 1.3.
+     *
+     * @param status the status, 200 and up
+     * @param contentType the {@code Content-Type}, or null for the location's type
+     * @param body the body
+     * @return what the handler returns
+     */
+    public int sendResponse(int status, String contentType, String body) {
+        return sendResponse(status, contentType, body.getBytes(StandardCharsets.UTF_8));
     }
 }

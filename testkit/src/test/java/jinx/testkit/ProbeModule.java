@@ -78,6 +78,13 @@ final class ProbeModule implements JinxModule, HttpModule {
         if (r.uri.equals("/throw")) {
             throw new IllegalArgumentException("probe handler bug");
         }
+        if (r.uri.equals("/send")) {
+            return r.sendResponse(201, "text/x-probe", "sent é\n");
+        }
+        if (r.uri.equals("/send.html")) {
+            // the type of the extension, a body larger than the pooled output memory
+            return r.sendResponse(200, null, "x".repeat(5000).getBytes(StandardCharsets.ISO_8859_1));
+        }
         if (!r.uri.equals("/probe")) {
             return Rc.DECLINED;
         }

@@ -1,7 +1,5 @@
 package jinx.contrib.hello;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 
@@ -10,9 +8,8 @@ import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
+import jinx.http.spi.HttpOrder;
 import jinx.http.spi.Phase;
-import jinx.kernel.Buf;
-import jinx.kernel.BufChain;
 import jinx.kernel.ConfException;
 import jinx.kernel.Rc;
 import jinx.kernel.spi.ApiVersion;
@@ -82,7 +79,7 @@ public final class HelloModule implements JinxModule, HttpModule {
     /** A content handler stands before the built-in ones: {@code http_static} answers 404 and never declines. */
     @Override
     public List<String> before() {
-        return List.of("http_index");
+        return List.of(HttpOrder.CONTENT_HANDLERS);
     }
 
     @Override
@@ -136,25 +133,8 @@ public final class HelloModule implements JinxModule, HttpModule {
         if ((r.method & (HttpRequest.GET | HttpRequest.HEAD)) == 0) {
             return 405;
         }
-        int rc = r.discardRequestBody();
-        if (rc != Rc.OK) {
-            return rc;
-        }
         count++;
         String text = conf.text != null ? conf.text.evaluate(r) : "Hello, world";
-        byte[] bytes = (text + "\n").repeat(conf.repeat).getBytes(StandardCharsets.UTF_8);
-        r.headersOut.status = 200;
-        r.headersOut.contentType = "text/plain";
-        r.headersOut.contentLengthN = bytes.length;
-        rc = r.sendHeader();
-        if (rc == Rc.ERROR || rc > Rc.OK || r.headerOnly) {
-            return rc;
-        }
-        ByteBuffer data = ByteBuffer.allocateDirect(bytes.length);
-        data.put(bytes).flip();
-        Buf b = Buf.of(data);
-        b.last = true;
-        b.lastInChain = true;
-        return r.outputFilter(BufChain.of(b));
+        return r.sendResponse(200, "text/plain", (text + "\n").repeat(conf.repeat));
     }
 }
