@@ -3,6 +3,8 @@ package jinx.http;
 import java.nio.charset.StandardCharsets;
 
 import jinx.http.internal.filter.ResponseBodies;
+import jinx.http.spi.HttpConfKey;
+import jinx.http.spi.HttpConfig;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
@@ -192,6 +194,40 @@ public abstract class HttpRequest {
      * @return the conf object
      */
     public abstract Object locConf(int ctxIndex);
+
+    /**
+     * Returns a module's main conf object, typed. Added in SPI 1.3.
+     *
+     * @param key the module's key ({@link HttpConfig#confKey})
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    public final <T> T mainConf(HttpConfKey<T> key) {
+        return key.cast(mainConf(key.ctxIndex()));
+    }
+
+    /**
+     * Returns a module's conf object of the request's server, typed. Added in SPI 1.3.
+     *
+     * @param key the module's key ({@link HttpConfig#confKey})
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    public final <T> T srvConf(HttpConfKey<T> key) {
+        return key.cast(srvConf(key.ctxIndex()));
+    }
+
+    /**
+     * Returns a module's conf object of the request's location, typed: {@code HelloLocConf conf = r.locConf(loc);}.
+     * Added in SPI 1.3.
+     *
+     * @param key the module's key ({@link HttpConfig#confKey})
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    public final <T> T locConf(HttpConfKey<T> key) {
+        return key.cast(locConf(key.ctxIndex()));
+    }
 
     /**
      * Returns a module's per-request state, or null.

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import jinx.http.HttpRequest;
+import jinx.http.spi.HttpConfKey;
 import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
@@ -14,6 +15,7 @@ import jinx.kernel.ConfException;
 import jinx.kernel.Rc;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
+import jinx.kernel.spi.Conf;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.ConfValues;
 import jinx.kernel.spi.Directive;
@@ -41,8 +43,8 @@ public final class HelloModule implements JinxModule, HttpModule {
         Directive.of("hello", LOC, Arity.NOARGS | Arity.TAKE1, HelloLocConf.class, HelloModule::hello),
         Directive.of("hello_repeat", ANY_LEVEL, Arity.TAKE1, HelloLocConf.class, HelloModule::repeat));
 
-    /** The module's index among HTTP modules: where its confs are in a request. Set in postconfiguration. */
-    private int ctxIndex = -1;
+    /** Where this module's location confs are in a request, typed. Made in postconfiguration. */
+    private HttpConfKey<HelloLocConf> loc;
     /** Greetings sent by this worker under this configuration. */
     private long count;
 
@@ -91,9 +93,8 @@ public final class HelloModule implements JinxModule, HttpModule {
     public void mergeLocConf(Object parent, Object child) throws ConfException {
         HelloLocConf prev = (HelloLocConf) parent;
         HelloLocConf conf = (HelloLocConf) child;
-        if (conf.repeat == HelloLocConf.UNSET) {
-            conf.repeat = prev.repeat == HelloLocConf.UNSET ? 1 : prev.repeat;
-        }
+        // nginx's ngx_conf_merge_value(conf->repeat, prev->repeat, 1)
+        conf.repeat = Conf.merge(conf.repeat, prev.repeat, 1);
     }
 
     @Override
@@ -104,7 +105,7 @@ public final class HelloModule implements JinxModule, HttpModule {
 
     @Override
     public void postconfiguration(HttpConfig cf) throws ConfException {
-        ctxIndex = cf.ctxIndex(this);
+        loc = cf.confKey(this, HelloLocConf.class);
         cf.addPhaseHandler(Phase.CONTENT, this::handler);
     }
 
@@ -126,7 +127,7 @@ public final class HelloModule implements JinxModule, HttpModule {
 
     /** The CONTENT handler: declines where {@code hello} is not set, so the next handler decides. */
     private int handler(HttpRequest r) {
-        HelloLocConf conf = (HelloLocConf) r.locConf(ctxIndex);
+        HelloLocConf conf = r.locConf(loc);
         if (!conf.enabled) {
             return Rc.DECLINED;
         }
