@@ -1,6 +1,7 @@
 package jinx.http;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import jinx.http.internal.filter.ResponseBodies;
 import jinx.http.spi.HttpConfKey;
@@ -117,6 +118,9 @@ public abstract class HttpRequest {
     /** Internal redirects left before nginx's "rewrite or internal redirection cycle" (10). */
     public int uriChanges = 11;
 
+    /** The modules' {@link #keptCtx(int, Object) kept state}, made at its first use: most requests have none. */
+    private Object[] kept;
+
     /**
      * Makes this request as a new one is, for the core, which reuses request objects: every field of this class
      * back to its initial value and the header tables emptied. Modules never call it.
@@ -148,6 +152,7 @@ public abstract class HttpRequest {
         requestLength = 0;
         startMsec = 0;
         uriChanges = 11;
+        kept = null;
     }
 
     /**
@@ -230,7 +235,12 @@ public abstract class HttpRequest {
     }
 
     /**
-     * Returns a module's per-request state, or null.
+     * Returns a module's per-request state, or null: nginx's {@code ngx_http_get_module_ctx()}. The state lives from
+     * the {@link #ctx(int, Object) set} until the request ends <em>or is redirected internally</em>: an
+     * {@link #internalRedirect internal redirect} (also {@code index}, {@code try_files}, {@code error_page},
+     * {@code rewrite ... last}) and a {@link #namedLocation named location} clear every module's state, as nginx
+     * does, because the request then runs its phases again in another location. State that must outlive those
+     * goes in {@link #keptCtx(int, Object)}. (Jinx has no subrequests: a request has one state per module.)
      *
      * @param ctxIndex the module's index among HTTP modules
      * @return the state
@@ -238,12 +248,41 @@ public abstract class HttpRequest {
     public abstract Object ctx(int ctxIndex);
 
     /**
-     * Sets a module's per-request state.
+     * Sets a module's per-request state, cleared by internal redirects ({@link #ctx(int)}).
      *
      * @param ctxIndex the module's index among HTTP modules
      * @param state the state
      */
     public abstract void ctx(int ctxIndex, Object state);
+
+    /**
+     * Returns a module's state that survives internal redirects, or null. Added in SPI 1.3.
+     *
+     * @param ctxIndex the module's index among HTTP modules
+     * @return the state
+     */
+    public final Object keptCtx(int ctxIndex) {
+        return kept == null || ctxIndex >= kept.length ? null : kept[ctxIndex];
+    }
+
+    /**
+     * Sets a module's state for the whole request: unlike {@link #ctx(int, Object)} it is kept across internal
+     * redirects and named locations ({@code index}, {@code try_files}, {@code error_page}, {@code rewrite ... last},
+     * {@link #internalRedirect}), and dropped only when the request ends. For what a module learnt before a
+     * redirect and needs after it: a count, a decision, a value for a variable of the log phase. Added in SPI 1.3.
+     *
+     * @param ctxIndex the module's index among HTTP modules
+     * @param state the state, or null to drop it
+     */
+    public final void keptCtx(int ctxIndex, Object state) {
+        if (kept == null || ctxIndex >= kept.length) {
+            if (state == null) {
+                return;
+            }
+            kept = Arrays.copyOf(kept == null ? new Object[0] : kept, Math.max(ctxIndex + 1, 8));
+        }
+        kept[ctxIndex] = state;
+    }
 
     /**
      * Runs the header filters and sends the status line and headers (nginx's {@code ngx_http_send_header()}).

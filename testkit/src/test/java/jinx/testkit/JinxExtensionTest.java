@@ -151,6 +151,24 @@ class JinxExtensionTest {
     }
 
     @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void keptStateSurvivesAnInternalRedirectAndEndsWithTheRequest(boolean inMemory) throws Exception {
+        try (JinxExtension kit = kit(inMemory)) {
+            kit.start();
+            try (JinxClient.Session s = kit.client().open()) {
+                s.send("GET /state?a=1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /state-after HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                List<Response> rs = s.responses(2);
+                assertEquals(2, rs.size(), s.received());
+                // ctx() is cleared by the redirect, as nginx's r->ctx; keptCtx() is not
+                assertEquals("ctx=null kept=kept a=1\n", rs.get(0).body());
+                // the next request on the connection (often the same request object, reused) starts with neither
+                assertEquals("ctx=null kept=null\n", rs.get(1).body());
+            }
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"initModule", "initProcess"})
     void aModuleThatFailsToStartFailsTheStart(String where) throws Exception {
         for (boolean inMemory : new boolean[] {false, true}) {
