@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * what {@code bin/jinx-install-api} would install (the POMs and jars of jinx-parent, jinx-module-parent, the kernel,
  * both event methods, HTTP and the test kit, taken from this reactor's {@code target/}), and every third-party
  * artifact comes from the machine's Maven cache through a {@code file:} mirror, which offline mode is told to allow
- * ({@code aether.offline.protocols=file}): the build reaches no network.
+ * ({@code aether.offline.protocols=file}): the build reaches no network. The mirror's id is {@code central}, so
+ * the private repository records what it copies as a user's repository records Maven Central's artifacts.
  */
 @Tag("slow")
 class ModuleProjectIT {
@@ -132,7 +133,7 @@ class ModuleProjectIT {
         Path repo = work.resolve("repository");
         seed(dist, repo, version);
         Path settings = work.resolve("settings.xml");
-        Files.writeString(settings, "<settings>\n  <mirrors>\n    <mirror>\n      <id>machine-cache</id>\n"
+        Files.writeString(settings, "<settings>\n  <mirrors>\n    <mirror>\n      <id>central</id>\n"
             + "      <mirrorOf>*</mirrorOf>\n      <url>" + cache.toUri() + "</url>\n    </mirror>\n  </mirrors>\n"
             + "</settings>\n");
 
