@@ -1,5 +1,11 @@
 package jinx.http;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import jinx.http.internal.filter.ResponseBodies;
+import jinx.http.spi.HttpConfKey;
+import jinx.http.spi.HttpConfig;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
@@ -113,6 +119,9 @@ public abstract class HttpRequest {
     /** Internal redirects left before nginx's "rewrite or internal redirection cycle" (10). */
     public int uriChanges = 11;
 
+    /** The modules' {@link #keptCtx(int, Object) kept state}, made at its first use: most requests have none. */
+    private Object[] kept;
+
     /**
      * Makes this request as a new one is, for the core, which reuses request objects: every field of this class
      * back to its initial value and the header tables emptied. Modules never call it.
@@ -144,6 +153,7 @@ public abstract class HttpRequest {
         requestLength = 0;
         startMsec = 0;
         uriChanges = 11;
+        kept = null;
     }
 
     /**
@@ -192,7 +202,46 @@ public abstract class HttpRequest {
     public abstract Object locConf(int ctxIndex);
 
     /**
-     * Returns a module's per-request state, or null.
+     * Returns a module's main conf object, typed. Added in SPI 1.3.
+     *
+     * @param key the module's key ({@link HttpConfig#confKey})
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    public final <T> T mainConf(HttpConfKey<T> key) {
+        return key.cast(mainConf(key.ctxIndex()));
+    }
+
+    /**
+     * Returns a module's conf object of the request's server, typed. Added in SPI 1.3.
+     *
+     * @param key the module's key ({@link HttpConfig#confKey})
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    public final <T> T srvConf(HttpConfKey<T> key) {
+        return key.cast(srvConf(key.ctxIndex()));
+    }
+
+    /**
+     * Returns a module's conf object of the request's location, typed: {@code HelloLocConf conf = r.locConf(loc);}.
+     * Added in SPI 1.3.
+     *
+     * @param key the module's key ({@link HttpConfig#confKey})
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    public final <T> T locConf(HttpConfKey<T> key) {
+        return key.cast(locConf(key.ctxIndex()));
+    }
+
+    /**
+     * Returns a module's per-request state, or null: nginx's {@code ngx_http_get_module_ctx()}. The state lives from
+     * the {@link #ctx(int, Object) set} until the request ends <em>or is redirected internally</em>: an
+     * {@link #internalRedirect internal redirect} (also {@code index}, {@code try_files}, {@code error_page},
+     * {@code rewrite ... last}) and a {@link #namedLocation named location} clear every module's state, as nginx
+     * does, because the request then runs its phases again in another location. State that must outlive those
+     * goes in {@link #keptCtx(int, Object)}. (Jinx has no subrequests: a request has one state per module.)
      *
      * @param ctxIndex the module's index among HTTP modules
      * @return the state
@@ -200,12 +249,41 @@ public abstract class HttpRequest {
     public abstract Object ctx(int ctxIndex);
 
     /**
-     * Sets a module's per-request state.
+     * Sets a module's per-request state, cleared by internal redirects ({@link #ctx(int)}).
      *
      * @param ctxIndex the module's index among HTTP modules
      * @param state the state
      */
     public abstract void ctx(int ctxIndex, Object state);
+
+    /**
+     * Returns a module's state that survives internal redirects, or null. Added in SPI 1.3.
+     *
+     * @param ctxIndex the module's index among HTTP modules
+     * @return the state
+     */
+    public final Object keptCtx(int ctxIndex) {
+        return kept == null || ctxIndex >= kept.length ? null : kept[ctxIndex];
+    }
+
+    /**
+     * Sets a module's state for the whole request: unlike {@link #ctx(int, Object)} it is kept across internal
+     * redirects and named locations ({@code index}, {@code try_files}, {@code error_page}, {@code rewrite ... last},
+     * {@link #internalRedirect}), and dropped only when the request ends. For what a module learnt before a
+     * redirect and needs after it: a count, a decision, a value for a variable of the log phase. Added in SPI 1.3.
+     *
+     * @param ctxIndex the module's index among HTTP modules
+     * @param state the state, or null to drop it
+     */
+    public final void keptCtx(int ctxIndex, Object state) {
+        if (kept == null || ctxIndex >= kept.length) {
+            if (state == null) {
+                return;
+            }
+            kept = Arrays.copyOf(kept == null ? new Object[0] : kept, Math.max(ctxIndex + 1, 8));
+        }
+        kept[ctxIndex] = state;
+    }
 
     /**
      * Runs the header filters and sends the status line and headers (nginx's {@code ngx_http_send_header()}).
@@ -456,5 +534,40 @@ public abstract class HttpRequest {
      * {@link Connection#number}): the request object is reused once freed. Added in SPI 1.3.
      */
     public void runPostedRequests() {
+    }
+
+    /**
+     * Sends a whole response in one call, nginx's {@code ngx_http_send_response()} for a body in hand: reads and
+     * drops the request body, sets the status, {@code Content-Type} and {@code Content-Length}, sends the header
+     * and then {@code body} as the last buffer (the header only for HEAD, 204 or 304). A content handler returns
+     * what this returns:
+     *
+     * <pre>{@code
+     * return r.sendResponse(200, "text/plain", "Hello!\n");
+     * }</pre>
+     *
+     * A redirect is not sent this way: set {@code headersOut.location} and return the status. Added in SPI 1.3.
+     *
+     * @param status the status, 200 and up
+     * @param contentType the {@code Content-Type}, or null for the type of the URI's extension in the location's
+     *     {@code types}, else its {@code default_type}
+     * @param body the body; copied, so the caller may reuse the array
+     * @return {@link jinx.kernel.Rc#OK}, {@link jinx.kernel.Rc#AGAIN}, {@link jinx.kernel.Rc#ERROR} or an HTTP
+     *     status, for the handler to return
+     */
+    public int sendResponse(int status, String contentType, byte[] body) {
+        return ResponseBodies.send(this, status, contentType, body);
+    }
+
+    /**
+     * {@link #sendResponse(int, String, byte[])} with a text body, encoded as UTF-8. Added in SPI 1.3.
+     *
+     * @param status the status, 200 and up
+     * @param contentType the {@code Content-Type}, or null for the location's type
+     * @param body the body
+     * @return what the handler returns
+     */
+    public int sendResponse(int status, String contentType, String body) {
+        return sendResponse(status, contentType, body.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -325,18 +326,73 @@ public final class JinxExtension implements BeforeAllCallback, AfterAllCallback,
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("\"" + text + "\" not in the error log:\n" + errorLog());
             }
-            if (embedded != null && inMemory) {
-                embedded.turn(10);
-            } else {
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException(e);
-                }
-            }
+            pause();
         }
         return errorLog();
+    }
+
+    /** Lets the server work for 10 ms: turns the loop in memory, else sleeps. */
+    void pause() throws IOException {
+        if (embedded != null && inMemory) {
+            embedded.turn(10);
+            return;
+        }
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+    }
+
+    /**
+     * Returns the access log, {@code logs/access.log} under the prefix.
+     *
+     * @return the reader
+     */
+    public AccessLog accessLog() {
+        running();
+        return new AccessLog(this, prefix.resolve("logs/access.log"));
+    }
+
+    /**
+     * Starts a server with this extension's modules, files and snippets and {@code serverSnippet} added to its
+     * {@code server {}}, and asserts that the configuration is refused with {@code text} in the place of the
+     * snippet's last line: {@code text in /tmp/.../conf/jinx.conf:N}, N counted in the configuration the kit
+     * writes. Put the directive at fault last in the snippet. This extension itself is not started or changed.
+     *
+     * @param serverSnippet directives for the kit's {@code server {}}
+     * @param text nginx's text of the error, without its place
+     * @return the exception, for more checks
+     * @throws Exception when the start fails otherwise
+     * @throws AssertionError when the configuration is accepted or refused with another text or place
+     */
+    public ConfException assertConfError(String serverSnippet, String text) throws Exception {
+        JinxExtension bad = copy();
+        int line = (int) bad.configuration().lines().count() - 2;
+        bad.server(serverSnippet.stripTrailing());
+        line += (int) serverSnippet.stripTrailing().lines().count();
+        try (bad) {
+            bad.start();
+        } catch (ConfException e) {
+            String expected = text + " in " + bad.prefix.resolve("conf/jinx.conf") + ":" + line;
+            Assertions.assertEquals(expected, e.getMessage(), "the configuration error");
+            return e;
+        }
+        return Assertions.fail("the configuration was accepted, \"" + text + "\" expected");
+    }
+
+    /** A new extension with this one's modules, files, snippets and settings, not started. */
+    private JinxExtension copy() {
+        JinxExtension c = new JinxExtension();
+        c.modules.addAll(modules);
+        c.files.putAll(files);
+        c.main = main;
+        c.http = http;
+        c.server = server;
+        c.logLevel = logLevel;
+        c.inMemory = inMemory;
+        return c;
     }
 
     /**

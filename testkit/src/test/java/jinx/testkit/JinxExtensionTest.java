@@ -96,6 +96,78 @@ class JinxExtensionTest {
         }
     }
 
+    @Test
+    void assertConfErrorComputesThePlaceOfTheSnippetsLastLine() throws Exception {
+        JinxExtension kit = JinxExtension.create().module(() -> new ProbeModule(null)).main("worker_processes 1;")
+            .http("access_log off;\nserver_tokens off;").server("location / { }");
+        ConfException e = kit.assertConfError("location /a { }\nno_such_directive;",
+            "unknown directive \"no_such_directive\"");
+        // counted by hand: the kit's 3 main lines, 1 of main(), 3 of events, "http {", 2 of http(), "server {",
+        // listen, server_name, 1 of server(): the snippet's lines are 15 and 16
+        assertTrue(e.getMessage().endsWith("/conf/jinx.conf:16"), e.getMessage());
+        kit.assertConfError("worker_connections 1;", "\"worker_connections\" directive is not allowed here");
+        AssertionError wrong = assertThrows(AssertionError.class,
+            () -> kit.assertConfError("no_such_directive;\n", "unknown directive \"other\""));
+        assertTrue(wrong.getMessage().contains("unknown directive \"no_such_directive\" in "), wrong.getMessage());
+        AssertionError accepted = assertThrows(AssertionError.class,
+            () -> kit.assertConfError("location /b { }", "anything"));
+        assertTrue(accepted.getMessage().contains("the configuration was accepted"), accepted.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void theAccessLogIsReadLineByLine(boolean inMemory) throws Exception {
+        try (JinxExtension kit = kit(inMemory).http("log_format short '$request $status $body_bytes_sent';")
+                .server("access_log logs/access.log short;")) {
+            kit.start();
+            assertEquals(List.of(), kit.accessLog().lines());
+            kit.client().get("/probe");
+            kit.client().get("/missing");
+            assertEquals("GET /probe HTTP/1.1 200 6", kit.accessLog().await(1));
+            String second = kit.accessLog().await(2);
+            assertTrue(second.matches("GET /missing HTTP/1\\.1 404 \\d+"), second);
+            assertEquals(2, kit.accessLog().lines().size());
+            assertThrows(AssertionError.class, () -> kit.accessLog().await(3));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void sendResponseSendsStatusTypeAndBodyInOneCall(boolean inMemory) throws Exception {
+        try (JinxExtension kit = kit(inMemory)) {
+            kit.start();
+            Response r = kit.client().get("/send");
+            assertEquals(201, r.status(), r.head());
+            assertEquals("text/x-probe", r.header("Content-Type"));
+            assertEquals("8", r.header("Content-Length"));
+            assertEquals("sent \u00c3\u00a9\n", r.body());
+            Response big = kit.client().get("/send.html");
+            assertEquals("text/html", big.header("Content-Type"));
+            assertEquals("x".repeat(5000), big.body());
+            String head = kit.client().exchange("HEAD /send HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            assertTrue(head.startsWith("HTTP/1.1 201 Created\r\n") && head.contains("\r\nContent-Length: 8\r\n")
+                && head.endsWith("\r\n\r\n"), head);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void keptStateSurvivesAnInternalRedirectAndEndsWithTheRequest(boolean inMemory) throws Exception {
+        try (JinxExtension kit = kit(inMemory)) {
+            kit.start();
+            try (JinxClient.Session s = kit.client().open()) {
+                s.send("GET /state?a=1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                    + "GET /state-after HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                List<Response> rs = s.responses(2);
+                assertEquals(2, rs.size(), s.received());
+                // ctx() is cleared by the redirect, as nginx's r->ctx; keptCtx() is not
+                assertEquals("ctx=null kept=kept a=1\n", rs.get(0).body());
+                // the next request on the connection (often the same request object, reused) starts with neither
+                assertEquals("ctx=null kept=null\n", rs.get(1).body());
+            }
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"initModule", "initProcess"})
     void aModuleThatFailsToStartFailsTheStart(String where) throws Exception {

@@ -20,11 +20,13 @@ import jinx.kernel.spi.ModuleType;
 
 /**
  * A module for the kit's own tests: {@code /probe} answers {@code probe}, {@code /throw} throws from the CONTENT
- * handler, everything else declines. {@code failIn} makes {@code initModule} or {@code initProcess} throw.
+ * handler, {@code /send} and {@code /send.html} answer with {@code sendResponse}, {@code /state} sets both kinds of
+ * state and redirects to {@code /state-after}, which shows them; everything else declines. {@code failIn} makes {@code initModule} or {@code initProcess} throw.
  */
 final class ProbeModule implements JinxModule, HttpModule {
 
     private final String failIn;
+    private int ctxIndex;
 
     ProbeModule(String failIn) {
         this.failIn = failIn;
@@ -71,12 +73,28 @@ final class ProbeModule implements JinxModule, HttpModule {
 
     @Override
     public void postconfiguration(HttpConfig cf) throws ConfException {
-        cf.addPhaseHandler(Phase.CONTENT, ProbeModule::handle);
+        ctxIndex = cf.ctxIndex(this);
+        cf.addPhaseHandler(Phase.CONTENT, this::handle);
     }
 
-    private static int handle(HttpRequest r) {
+    private int handle(HttpRequest r) {
+        if (r.uri.equals("/state")) {
+            r.ctx(ctxIndex, "set");
+            r.keptCtx(ctxIndex, "kept " + r.args);
+            return r.internalRedirect("/state-after", null);
+        }
+        if (r.uri.equals("/state-after")) {
+            return r.sendResponse(200, "text/plain", "ctx=" + r.ctx(ctxIndex) + " kept=" + r.keptCtx(ctxIndex) + "\n");
+        }
         if (r.uri.equals("/throw")) {
             throw new IllegalArgumentException("probe handler bug");
+        }
+        if (r.uri.equals("/send")) {
+            return r.sendResponse(201, "text/x-probe", "sent é\n");
+        }
+        if (r.uri.equals("/send.html")) {
+            // the type of the extension, a body larger than the pooled output memory
+            return r.sendResponse(200, null, "x".repeat(5000).getBytes(StandardCharsets.ISO_8859_1));
         }
         if (!r.uri.equals("/probe")) {
             return Rc.DECLINED;

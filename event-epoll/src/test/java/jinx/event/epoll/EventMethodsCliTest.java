@@ -17,6 +17,7 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 import jinx.event.poll.PollEventModule;
+import jinx.kernel.internal.cli.DirectiveListing;
 import jinx.kernel.internal.cli.Main;
 import jinx.kernel.internal.core.ErrlogCoreModule;
 import jinx.kernel.internal.core.IncludeConfModule;
@@ -101,13 +102,9 @@ class EventMethodsCliTest {
         assertEquals(0, r.exit());
         List<String> lines = new ArrayList<>();
         // the first four columns (two spaces or more apart) and the note, which the description ends with
-        r.out().lines().skip(1).forEach(line -> {
-            String[] cells = line.split("  +");
-            String text = cells.length > 6 ? cells[6] : "";
-            int note = text.indexOf("[jinx: ");
-            lines.add(String.join(" ", List.of(cells).subList(0, 4))
-                + (note < 0 ? "" : " " + text.substring(note + 7, text.length() - 1)));
-        });
+        for (DirectiveListing.Entry e : DirectiveListing.parse(r.out())) {
+            lines.add(String.join(" ", e.cells()) + (e.note() == null ? "" : " " + e.note()));
+        }
         List<String> expected = List.of(
             "events events main NOARGS|BLOCK",
             "worker_connections event_core events TAKE1",

@@ -41,6 +41,42 @@ public interface HttpConfig {
     Object mainConf(JinxModule module);
 
     /**
+     * Returns a typed key on a module's conf objects, for {@code r.locConf(key)} and its kin: to be made in
+     * {@code preconfiguration} or {@code postconfiguration} and kept in a field of the module. Added in SPI 1.3.
+     *
+     * @param module the module, usually {@code this}
+     * @param type the class of its conf objects at the level the key is for
+     * @param <T> that class
+     * @return the key
+     */
+    default <T> HttpConfKey<T> confKey(JinxModule module, Class<T> type) {
+        return HttpConfKey.of(ctxIndex(module), type);
+    }
+
+    /**
+     * Returns a module's main conf object, typed. Added in SPI 1.3.
+     *
+     * @param key the key
+     * @param <T> the conf's class
+     * @return the conf object
+     */
+    default <T> T mainConf(HttpConfKey<T> key) {
+        return key.cast(mainConfAt(key.ctxIndex()));
+    }
+
+    /**
+     * Returns the main conf object at an HTTP module index; {@link #mainConf(HttpConfKey)} reads through it.
+     * Added in SPI 1.3.
+     *
+     * @param ctxIndex the module's index among HTTP modules
+     * @return the conf object
+     * @throws UnsupportedOperationException when this configuration cannot tell (a test double)
+     */
+    default Object mainConfAt(int ctxIndex) {
+        throw new UnsupportedOperationException("mainConfAt() needs the HTTP core's configuration");
+    }
+
+    /**
      * Adds a handler to a phase; handlers of a phase run in module order. FIND_CONFIG, POST_REWRITE and
      * POST_ACCESS are the core's own.
      *

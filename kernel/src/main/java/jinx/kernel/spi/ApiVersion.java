@@ -16,8 +16,9 @@ package jinx.kernel.spi;
  * worker's warm-up, {@code worker_warmup}); 1.3 adds what a module producing a response from elsewhere needs:
  * outbound connections ({@code jinx.kernel.EventConnect}, {@code PeerConnection}), a location's content handler
  * and its kind ({@code HttpDirectives.contentHandler}, {@code location}), the request body, a request's event
- * handlers, pending output and log context ({@code HttpRequest.readClientRequestBody} and kin), and the response
- * parser ({@code jinx.http.ResponseParser}).
+ * handlers, pending output and log context ({@code HttpRequest.readClientRequestBody} and kin), the response
+ * parser ({@code jinx.http.ResponseParser}), and for module authors {@code jinx.http.spi.HttpOrder} (where a
+ * module stands, in the author's words) and the helpers each marked "Added in SPI 1.3".
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

@@ -4,6 +4,18 @@ package jinx.kernel.spi;
  * Unset markers and merge helpers for conf objects, nginx's {@code NGX_CONF_UNSET} and
  * {@code ngx_conf_merge_*_value}. A conf object starts with every field unset; directives set some; merging
  * fills the rest from the enclosing context or the default. After merging a conf object is not changed again.
+ *
+ * <p>nginx's macros and their counterparts here: {@code ngx_conf_merge_value}, {@code _uint_value},
+ * {@code _msec_value} and {@code _sec_value} are {@link #merge(int, int, int)} or {@link #merge(long, long, long)}
+ * on a field starting at {@link #UNSET} or {@link #UNSET_LONG}; {@code _size_value} and {@code _off_value} are
+ * {@link #merge(long, long, long)}; {@code _ptr_value} and {@code _str_value} are {@link #merge(Object, Object,
+ * Object)} on a field starting null; {@code _bitmask_value} is {@link #mergeBitmask} on a field starting at 0
+ * (what {@link Slots#bitmask} sets). In a module's {@code mergeLocConf}:
+ *
+ * <pre>{@code
+ * conf.repeat = Conf.merge(conf.repeat, prev.repeat, 1);
+ * conf.text = Conf.merge(conf.text, prev.text, "Hello, world");
+ * }</pre>
  */
 public final class Conf {
 
@@ -82,5 +94,22 @@ public final class Conf {
      */
     public static long init(long value, long dflt) {
         return value != UNSET_LONG ? value : dflt;
+    }
+
+    /**
+     * Returns the child's bits if any is set, else the parent's if any, else the default: nginx's
+     * {@code ngx_conf_merge_bitmask_value}, for a field that starts at 0 and that {@link Slots#bitmask} sets.
+     * Added in SPI 1.3.
+     *
+     * @param child the inner context's bits
+     * @param parent the outer context's bits
+     * @param dflt the default bits
+     * @return the merged bits
+     */
+    public static int mergeBitmask(int child, int parent, int dflt) {
+        if (child != 0) {
+            return child;
+        }
+        return parent != 0 ? parent : dflt;
     }
 }

@@ -79,9 +79,26 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
         for (String handler : core.phaseEngine.describe()) {
             lines.add("phase " + handler);
         }
-        lines.add("header filters: " + String.join(" -> ", core.headerFilterModules));
-        lines.add("body filters: " + String.join(" -> ", core.bodyFilterModules));
+        lines.add("header filters: " + chain(core.headerFilterModules));
+        lines.add("body filters: " + chain(core.bodyFilterModules));
         return lines;
+    }
+
+    /**
+     * A filter chain by module: a module that added several filters in a row is named once, with their number
+     * ({@code http_range_filter (2 filters)}), rather than as a link to itself.
+     */
+    static String chain(List<String> modules) {
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < modules.size(); ) {
+            int n = 1;
+            while (i + n < modules.size() && modules.get(i + n).equals(modules.get(i))) {
+                n++;
+            }
+            words.add(n == 1 ? modules.get(i) : modules.get(i) + " (" + n + " filters)");
+            i += n;
+        }
+        return String.join(" -> ", words);
     }
 
     @Override
@@ -196,6 +213,7 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
 
         cmcf.phaseEngine = phaseEngine(cmcf);
         filterChains(cmcf);
+        OrderCheck.warn(cf, cmcf);
         Listens.optimizeServers(cf, cmcf);
     }
 

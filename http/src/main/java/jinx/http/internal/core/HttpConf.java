@@ -51,6 +51,11 @@ final class HttpConf implements HttpConfig {
     }
 
     @Override
+    public Object mainConfAt(int ctxIndex) {
+        return block.ctx().mainConf[ctxIndex];
+    }
+
+    @Override
     public void addPhaseHandler(Phase phase, PhaseHandler handler) throws ConfException {
         if (phase == Phase.FIND_CONFIG || phase == Phase.POST_REWRITE || phase == Phase.POST_ACCESS) {
             throw new ConfException("module \"" + caller() + "\" cannot add a handler to the " + phase

@@ -14,6 +14,8 @@ final class CommandLine {
     boolean quiet;
     boolean modules;
     boolean directives;
+    /** The word after {@code -l}: list only this module's directives, or this directive. */
+    String directivesOf;
     String signal;
     String prefix;
     String conf;
@@ -40,6 +42,10 @@ final class CommandLine {
             for (int p = 1; p < arg.length(); p++) {
                 char flag = arg.charAt(p);
                 if (cl.flag(flag)) {
+                    // "-l hello": a word after -l that is no option names what to list
+                    if (flag == 'l' && p == arg.length() - 1 && i + 1 < args.length && !args[i + 1].startsWith("-")) {
+                        cl.directivesOf = args[++i];
+                    }
                     continue;
                 }
                 String value = arg.length() > p + 1 ? arg.substring(p + 1) : (++i < args.length ? args[i] : null);

@@ -268,8 +268,9 @@ public final class Main {
         if (cl.modules) {
             Reports.modules(out, cycle);
         }
-        if (cl.directives) {
-            Reports.directives(out, cycle);
+        if (cl.directives && !Reports.directives(out, cycle, cl.directivesOf)) {
+            err.print("jinx: no module and no directive named \"" + cl.directivesOf + "\"\n");
+            return 1;
         }
         if (cl.test || reportOnly(cl)) {
             return 0;

@@ -19,6 +19,10 @@ import jinx.kernel.spi.Directive;
  */
 final class Reports {
 
+    /** The widest line {@code -l} prints, but for a single word longer than that. */
+    static final int WIDTH = 120;
+    private static final String INDENT = "    ";
+
     private Reports() {
     }
 
@@ -44,7 +48,8 @@ final class Reports {
               -c filename   : set configuration file (default: conf/jinx.conf)
               -g directives : set global directives out of configuration file
               -m            : list the modules in their resolved order and exit
-              -l            : list every directive with its contexts, syntax, default and description, and exit
+              -l [name]     : list every directive (or module name's, or directive name) with its contexts,
+                              syntax, default and description, and exit
 
             """);
     }
@@ -113,31 +118,91 @@ final class Reports {
     }
 
     /**
-     * {@code -l}: every directive of every module, from the directive tables: the data of
-     * {@code docs/directives.md} ({@link DirectiveDocs}), one row each; syntax forms separated by {@code " or "},
-     * {@code -} for none.
+     * {@code -l}: the directives of every module, from the directive tables: the data of {@code docs/directives.md}
+     * ({@link DirectiveDocs}). A table row per directive (name, module, contexts, arity), then its syntax forms,
+     * default and description on lines of their own, indented and wrapped at {@value #WIDTH} columns.
+     *
+     * @param out where to print
+     * @param cycle the configuration's cycle
+     * @param only a module's name or a directive's name to list alone, or null for all
+     * @return false when {@code only} names no module and no directive
      */
-    static void directives(PrintStream out, KernelCycle cycle) {
+    static boolean directives(PrintStream out, KernelCycle cycle, String only) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"directive", "module", "contexts", "arity", "default", "syntax", "description"});
+        List<List<String>> details = new ArrayList<>();
+        rows.add(new String[] {"directive", "module", "contexts", "arity"});
+        details.add(List.of());
         for (LoadedModule m : cycle.modules()) {
             for (Directive<?> d : m.module().directives()) {
-                String arity = Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "");
-                String text = d.description() == null ? "" : d.description();
-                if (d.note() != null) {
-                    text = text + (text.isEmpty() ? "" : " ") + "[jinx: " + d.note() + "]";
+                if (only != null && !only.equals(m.name()) && !only.equals(d.name())) {
+                    continue;
                 }
-                String defaults = DirectiveDocs.defaults(d);
-                List<String> syntax = DirectiveDocs.syntax(d);
-                rows.add(new String[] {d.name(), m.name(), String.join(",", DirectiveDocs.contexts(d)), arity,
-                    defaults == null ? "-" : defaults, syntax.isEmpty() ? "-" : String.join(" or ", syntax), text});
+                rows.add(new String[] {d.name(), m.name(), String.join(",", DirectiveDocs.contexts(d)),
+                    Arity.describe(d.arity()) + (d.isMulti() ? "|MULTI" : "")});
+                details.add(details(d));
             }
         }
-        table(out, rows);
+        if (rows.size() == 1) {
+            return false;
+        }
+        List<String> lines = table(rows);
+        for (int i = 0; i < lines.size(); i++) {
+            out.print(lines.get(i) + "\n");
+            for (String line : details.get(i)) {
+                out.print(line + "\n");
+            }
+        }
+        out.flush();
+        return true;
+    }
+
+    /** The lines under a directive's row: syntax, default, description with its note; indented, wrapped. */
+    private static List<String> details(Directive<?> d) {
+        List<String> lines = new ArrayList<>();
+        List<String> syntax = DirectiveDocs.syntax(d);
+        String defaults = DirectiveDocs.defaults(d);
+        wrap(lines, "syntax: " + (syntax.isEmpty() ? "-" : String.join(" or ", syntax)));
+        wrap(lines, "default: " + (defaults == null ? "-" : defaults));
+        String text = d.description() == null ? "" : d.description();
+        if (d.note() != null) {
+            text = text + (text.isEmpty() ? "" : " ") + "[jinx: " + d.note() + "]";
+        }
+        if (!text.isEmpty()) {
+            wrap(lines, text);
+        }
+        return lines;
+    }
+
+    /** Adds {@code text} as lines of at most {@link #WIDTH} columns, indented, broken between words. */
+    private static void wrap(List<String> lines, String text) {
+        StringBuilder line = new StringBuilder(INDENT);
+        int words = 0;
+        for (String word : text.split(" ")) {
+            if (words > 0 && line.length() + 1 + word.length() > WIDTH) {
+                lines.add(line.toString());
+                // a continuation is indented twice, so that each item's first line stands out
+                line.setLength(0);
+                line.append(INDENT).append(INDENT);
+                words = 0;
+            }
+            if (words++ > 0) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
     }
 
     /** Columns as wide as their widest cell, two spaces apart, no trailing blanks. */
     private static void table(PrintStream out, List<String[]> rows) {
+        for (String line : table(rows)) {
+            out.print(line + "\n");
+        }
+        out.flush();
+    }
+
+    private static List<String> table(List<String[]> rows) {
+        List<String> lines = new ArrayList<>();
         int[] width = new int[rows.get(0).length];
         for (String[] row : rows) {
             for (int i = 0; i < row.length; i++) {
@@ -152,8 +217,8 @@ final class Reports {
                     line.append(" ".repeat(width[i] - row[i].length() + 2));
                 }
             }
-            out.print(line.toString().stripTrailing() + "\n");
+            lines.add(line.toString().stripTrailing());
         }
-        out.flush();
+        return lines;
     }
 }

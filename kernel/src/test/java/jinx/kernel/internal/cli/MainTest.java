@@ -378,7 +378,7 @@ class MainTest {
                 + "Usage: jinx [-?hvVtTqml] [-s signal] [-p prefix]\n"
                 + "            [-e filename] [-c filename] [-g directives]\n\nOptions:\n"), err);
             for (String option : List.of("-?,-h", "-v", "-V", "-t", "-T", "-q", "-s signal", "-p prefix",
-                                         "-e filename", "-c filename", "-g directives", "-m", "-l")) {
+                                         "-e filename", "-c filename", "-g directives", "-m", "-l [name]")) {
                 assertTrue(Pattern.compile("(?m)^  " + Pattern.quote(option) + " +: \\S").matcher(err).find(),
                     () -> option + " missing in\n" + err);
             }
@@ -507,8 +507,7 @@ class MainTest {
         assertEquals(0, r.exit());
         assertEquals("", r.err());
         List<String> lines = List.of(r.out().split("\n"));
-        assertEquals(List.of("directive", "module", "contexts", "arity", "default", "syntax", "description"),
-            List.of(lines.get(0).trim().split("\\s+")));
+        assertEquals(List.of("directive", "module", "contexts", "arity"), List.of(lines.get(0).trim().split("\\s+")));
         List<String> expected = new ArrayList<>();
         for (JinxModule m : builtins()) {
             String module = m.name();
@@ -524,21 +523,21 @@ class MainTest {
             }
         }
         List<String> actual = new ArrayList<>();
-        for (String line : lines.subList(1, lines.size())) {
-            // columns are two spaces or more apart; contexts in nginx's order, here sorted to compare
-            String[] cells = line.split("  +");
-            List<String> contexts = new ArrayList<>(List.of(cells[2].split(",")));
+        for (DirectiveListing.Entry e : DirectiveListing.parse(r.out())) {
+            // contexts in nginx's order, here sorted to compare
+            List<String> contexts = new ArrayList<>(List.of(e.cells().get(2).split(",")));
             contexts.sort(null);
-            String row = cells[0] + "|" + cells[1] + "|" + String.join(",", contexts) + "|" + cells[3];
-            String text = cells.length > 6 ? cells[6] : "";
-            int note = text.indexOf("[jinx: ");
-            actual.add(note < 0 ? row : row + "|" + text.substring(note + 7, text.length() - 1));
+            String row = e.cells().get(0) + "|" + e.cells().get(1) + "|" + String.join(",", contexts) + "|"
+                         + e.cells().get(3);
+            actual.add(e.note() == null ? row : row + "|" + e.note());
         }
         assertEquals(expected, actual);
-        assertTrue(r.out().matches("(?s).*\nload_module +core +main +TAKE1\\|MULTI +- +load_module file; +"
-            + "Loads a dynamic module: .*"), r.out());
-        assertTrue(r.out().matches("(?s).*\ndaemon +core +main +FLAG +daemon on; +daemon on \\| off; +"
-            + "Determines whether jinx should become a daemon\\.\n.*"), r.out());
+        // every line fits in 120 columns: a row, or a detail wrapped between words
+        assertTrue(r.out().lines().allMatch(l -> l.length() <= 120), r.out());
+        assertTrue(r.out().matches("(?s).*\nload_module +core +main +TAKE1\\|MULTI\n    syntax: load_module file;\n"
+            + "    default: -\n    Loads a dynamic module: .*"), r.out());
+        assertTrue(r.out().matches("(?s).*\ndaemon +core +main +FLAG\n    syntax: daemon on \\| off;\n"
+            + "    default: daemon on;\n    Determines whether jinx should become a daemon\\.\n.*"), r.out());
         assertTrue(expected.contains("load_module|core|main|TAKE1|MULTI"), expected::toString);
         assertTrue(expected.contains("include|conf|any|TAKE1|MULTI"), expected::toString);
         assertTrue(expected.contains("error_log|errlog|main|1MORE|MULTI"), expected::toString);
@@ -546,6 +545,20 @@ class MainTest {
         assertTrue(expected.contains("debug_connection|event_core|events|TAKE1|MULTI|parsed and checked; "
                                      + "per-connection debug logging is not built yet"), expected::toString);
         assertTrue(expected.contains("timer_resolution|core|main|TAKE1"), expected::toString);
+    }
+
+    @Test
+    void directivesOfOneModuleOrOneDirective() {
+        Result r = jinx("-l", "errlog");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("error_log"), DirectiveListing.parse(r.out()).stream().map(e -> e.cells().get(0)).toList());
+        Result one = jinx("-tql", "worker_processes");
+        assertEquals(0, one.exit(), one.err());
+        List<DirectiveListing.Entry> entries = DirectiveListing.parse(one.out());
+        assertEquals(1, entries.size(), one.out());
+        assertEquals(List.of("worker_processes", "core", "main", "TAKE1"), entries.get(0).cells());
+        assertEquals("worker_processes 1;", entries.get(0).defaults());
+        assertResult(jinx("-l", "nosuch"), 1, "", "jinx: no module and no directive named \"nosuch\"\n");
     }
 
     @Test

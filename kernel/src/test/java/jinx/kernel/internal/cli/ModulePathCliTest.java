@@ -184,8 +184,9 @@ class ModulePathCliTest {
 
         Result l = jinx("-l");
         assertEquals(0, l.exit(), l.err());
-        assertTrue(l.out().lines().map(s -> s.trim().replaceAll("\\s+", " "))
-            .anyMatch("hello_text hello main TAKE1 - -"::equals), l.out());
+        assertTrue(DirectiveListing.parse(l.out()).stream()
+            .anyMatch(e -> e.cells().equals(List.of("hello_text", "hello", "main", "TAKE1")) && e.syntax().equals("-")
+                && e.defaults().equals("-")), l.out());
     }
 
     @Test

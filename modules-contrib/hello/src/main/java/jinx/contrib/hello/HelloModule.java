@@ -1,22 +1,21 @@
 package jinx.contrib.hello;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 
 import jinx.http.HttpRequest;
+import jinx.http.spi.HttpConfKey;
 import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
+import jinx.http.spi.HttpOrder;
 import jinx.http.spi.Phase;
-import jinx.kernel.Buf;
-import jinx.kernel.BufChain;
 import jinx.kernel.ConfException;
 import jinx.kernel.Rc;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
+import jinx.kernel.spi.Conf;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.ConfValues;
 import jinx.kernel.spi.Directive;
@@ -44,8 +43,8 @@ public final class HelloModule implements JinxModule, HttpModule {
         Directive.of("hello", LOC, Arity.NOARGS | Arity.TAKE1, HelloLocConf.class, HelloModule::hello),
         Directive.of("hello_repeat", ANY_LEVEL, Arity.TAKE1, HelloLocConf.class, HelloModule::repeat));
 
-    /** The module's index among HTTP modules: where its confs are in a request. Set in postconfiguration. */
-    private int ctxIndex = -1;
+    /** Where this module's location confs are in a request, typed. Made in postconfiguration. */
+    private HttpConfKey<HelloLocConf> loc;
     /** Greetings sent by this worker under this configuration. */
     private long count;
 
@@ -82,7 +81,7 @@ public final class HelloModule implements JinxModule, HttpModule {
     /** A content handler stands before the built-in ones: {@code http_static} answers 404 and never declines. */
     @Override
     public List<String> before() {
-        return List.of("http_index");
+        return List.of(HttpOrder.CONTENT_HANDLERS);
     }
 
     @Override
@@ -94,9 +93,8 @@ public final class HelloModule implements JinxModule, HttpModule {
     public void mergeLocConf(Object parent, Object child) throws ConfException {
         HelloLocConf prev = (HelloLocConf) parent;
         HelloLocConf conf = (HelloLocConf) child;
-        if (conf.repeat == HelloLocConf.UNSET) {
-            conf.repeat = prev.repeat == HelloLocConf.UNSET ? 1 : prev.repeat;
-        }
+        // nginx's ngx_conf_merge_value(conf->repeat, prev->repeat, 1)
+        conf.repeat = Conf.merge(conf.repeat, prev.repeat, 1);
     }
 
     @Override
@@ -107,7 +105,7 @@ public final class HelloModule implements JinxModule, HttpModule {
 
     @Override
     public void postconfiguration(HttpConfig cf) throws ConfException {
-        ctxIndex = cf.ctxIndex(this);
+        loc = cf.confKey(this, HelloLocConf.class);
         cf.addPhaseHandler(Phase.CONTENT, this::handler);
     }
 
@@ -129,32 +127,15 @@ public final class HelloModule implements JinxModule, HttpModule {
 
     /** The CONTENT handler: declines where {@code hello} is not set, so the next handler decides. */
     private int handler(HttpRequest r) {
-        HelloLocConf conf = (HelloLocConf) r.locConf(ctxIndex);
+        HelloLocConf conf = r.locConf(loc);
         if (!conf.enabled) {
             return Rc.DECLINED;
         }
         if ((r.method & (HttpRequest.GET | HttpRequest.HEAD)) == 0) {
             return 405;
         }
-        int rc = r.discardRequestBody();
-        if (rc != Rc.OK) {
-            return rc;
-        }
         count++;
         String text = conf.text != null ? conf.text.evaluate(r) : "Hello, world";
-        byte[] bytes = (text + "\n").repeat(conf.repeat).getBytes(StandardCharsets.UTF_8);
-        r.headersOut.status = 200;
-        r.headersOut.contentType = "text/plain";
-        r.headersOut.contentLengthN = bytes.length;
-        rc = r.sendHeader();
-        if (rc == Rc.ERROR || rc > Rc.OK || r.headerOnly) {
-            return rc;
-        }
-        ByteBuffer data = ByteBuffer.allocateDirect(bytes.length);
-        data.put(bytes).flip();
-        Buf b = Buf.of(data);
-        b.last = true;
-        b.lastInChain = true;
-        return r.outputFilter(BufChain.of(b));
+        return r.sendResponse(200, "text/plain", (text + "\n").repeat(conf.repeat));
     }
 }

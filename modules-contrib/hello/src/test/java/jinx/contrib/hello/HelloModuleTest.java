@@ -1,7 +1,6 @@
 package jinx.contrib.hello;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -10,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import jinx.kernel.ConfException;
 import jinx.testkit.JinxClient;
 import jinx.testkit.JinxExtension;
 import jinx.testkit.Response;
@@ -85,19 +83,21 @@ class HelloModuleTest {
 
     @Test
     void badRepeatIsAConfigurationError() throws Exception {
-        try (JinxExtension bad = JinxExtension.create().module(HelloModule::new).server("hello_repeat 0;")) {
-            ConfException e = assertThrows(ConfException.class, bad::start);
-            assertTrue(e.getMessage().startsWith("invalid value \"0\" in \"hello_repeat\" directive in "),
-                e.getMessage());
-            assertTrue(e.getMessage().endsWith("conf/jinx.conf:11"), e.getMessage());
-        }
+        JinxExtension.create().module(HelloModule::new)
+            .assertConfError("hello_repeat 0;", "invalid value \"0\" in \"hello_repeat\" directive");
     }
 
     @Test
     void helloOutsideALocationIsNotAllowed() throws Exception {
-        try (JinxExtension bad = JinxExtension.create().module(HelloModule::new).server("hello;")) {
-            ConfException e = assertThrows(ConfException.class, bad::start);
-            assertTrue(e.getMessage().startsWith("\"hello\" directive is not allowed here in "), e.getMessage());
-        }
+        JinxExtension.create().module(HelloModule::new)
+            .assertConfError("hello;", "\"hello\" directive is not allowed here");
+    }
+
+    @Test
+    void eachGreetingIsInTheAccessLog() throws Exception {
+        int before = JINX.accessLog().lines().size();
+        JINX.client().get("/once?name=log");
+        assertTrue(JINX.accessLog().await(before + 1).contains("\"GET /once?name=log HTTP/1.1\" 200 7 "),
+            JINX.accessLog().lines().toString());
     }
 }

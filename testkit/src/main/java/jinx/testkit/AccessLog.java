@@ -1,0 +1,73 @@
+package jinx.testkit;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The access log of the server under test, {@code logs/access.log} under the kit's prefix (nginx's default
+ * {@code access_log logs/access.log combined}, which the kit's configuration keeps unless a snippet sets another
+ * one). A line is written when a request is finalized, which may be after its response reached the client:
+ * {@link #await(int)} waits for it.
+ */
+public final class AccessLog {
+
+    private final JinxExtension kit;
+    private final Path file;
+
+    AccessLog(JinxExtension kit, Path file) {
+        this.kit = kit;
+        this.file = file;
+    }
+
+    /**
+     * Returns the log's path.
+     *
+     * @return the file
+     */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Returns the lines written so far.
+     *
+     * @return the lines, without their newlines; empty when the file does not exist (yet)
+     * @throws IOException when the file cannot be read
+     */
+    public List<String> lines() throws IOException {
+        try {
+            return List.of(Files.readString(file, StandardCharsets.ISO_8859_1).split("\n", -1)).stream()
+                .filter(l -> !l.isEmpty()).toList();
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * Waits until the log holds at least {@code n} lines, for at most {@link JinxClient#QUIET_MS} (in memory the
+     * loop is turned meanwhile), and returns the last one.
+     *
+     * @param n the number of lines
+     * @return the {@code n}th line
+     * @throws IOException when the file cannot be read
+     * @throws AssertionError when the lines do not come
+     */
+    public String await(int n) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JinxClient.QUIET_MS);
+        List<String> lines = lines();
+        while (lines.size() < n) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(n + " lines expected in " + file + ", " + lines.size() + " there:\n"
+                    + String.join("\n", lines));
+            }
+            kit.pause();
+            lines = lines();
+        }
+        return lines.get(n - 1);
+    }
+}
