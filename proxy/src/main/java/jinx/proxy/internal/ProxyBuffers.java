@@ -5,10 +5,11 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
+import jinx.http.ResponseParser;
 import jinx.kernel.LoopLocal;
 
 /**
- * The loop's free proxy buffers by size ({@code proxy_buffer_size}, {@code proxy_buffers}): direct memory taken
+ * The loop's free proxy buffers by size, and its response parsers ({@code proxy_buffer_size}, {@code proxy_buffers}): direct memory taken
  * for a request and given back when the request is freed, so a steady proxy allocates no buffer per request.
  * At most {@link #KEEP} buffers of a size are kept idle.
  */
@@ -17,7 +18,26 @@ final class ProxyBuffers {
     private static final int KEEP = 1024;
     private static final LoopLocal<Map<Integer, ArrayDeque<ByteBuffer>>> FREE = new LoopLocal<>(HashMap::new);
 
+    private static final LoopLocal<ArrayDeque<ResponseParser>> PARSERS = new LoopLocal<>(ArrayDeque::new);
+
     private ProxyBuffers() {
+    }
+
+    /** A response parser of the loop's, reset: its parse state is a few hundred bytes a request need not make. */
+    static ResponseParser parser() {
+        ResponseParser p = PARSERS.get().pollFirst();
+        if (p == null) {
+            return new ResponseParser();
+        }
+        p.reset();
+        return p;
+    }
+
+    static void put(ResponseParser p) {
+        ArrayDeque<ResponseParser> q = PARSERS.get();
+        if (q.size() < KEEP) {
+            q.addFirst(p);
+        }
     }
 
     static ByteBuffer get(int size) {

@@ -60,7 +60,7 @@ final class ProxyRequest implements SocketIo.LogContext {
     private boolean peerHeld;
     private boolean finalized;
     ByteBuffer buffer;
-    final ResponseParser parser = new ResponseParser();
+    final ResponseParser parser = ProxyBuffers.parser();
     private boolean statusParsed;
     /** The upstream sent no status line: the response goes on as HTTP/0.9. */
     boolean http09;
@@ -558,6 +558,11 @@ final class ProxyRequest implements SocketIo.LogContext {
     private void cleanup() {
         finalized = true;
         releasePeer(0);
+        if (header != null) {
+            ProxyBuffers.put(header);
+            header = null;
+        }
+        ProxyBuffers.put(parser);
         if (tunnel != null) {
             tunnel.release();
         }

@@ -99,7 +99,12 @@ final class ProxyRequestHeader {
             }
         }
         sb.append("\r\n");
-        byte[] bytes = sb.toString().getBytes(StandardCharsets.ISO_8859_1);
-        return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+        // a pooled direct buffer of the next power of two: allocateDirect per request costs more than the rest
+        int n = sb.length();
+        ByteBuffer b = ProxyBuffers.get(Math.max(1024, Integer.highestOneBit(n - 1) << 1));
+        for (int i = 0; i < n; i++) {
+            b.put((byte) sb.charAt(i));
+        }
+        return b.flip();
     }
 }

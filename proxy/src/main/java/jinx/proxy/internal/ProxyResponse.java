@@ -1,8 +1,5 @@
 package jinx.proxy.internal;
 
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,8 +17,6 @@ import jinx.http.HttpRequest;
  * fields; {@code Location} and {@code Refresh} pass through {@code proxy_redirect}.
  */
 final class ProxyResponse {
-
-    private static final DateTimeFormatter HTTP_DATE = DateTimeFormatter.RFC_1123_DATE_TIME.withLocale(Locale.US);
 
     private ProxyResponse() {
     }
@@ -55,14 +50,9 @@ final class ProxyResponse {
             switch (lc) {
                 case "content-type" -> out.contentType = value;
                 case "content-length" -> out.contentLengthN = p.length;
-                case "last-modified" -> {
-                    long t = httpTime(value);
-                    if (t >= 0) {
-                        out.lastModifiedTime = t;
-                    } else {
-                        out.headers.add(name, value);
-                    }
-                }
+                // nginx keeps the upstream's line among the others (headers_out.last_modified is set), so the
+                // header filter sends it in its place rather than at Last-Modified's own
+                case "last-modified" -> out.headers.add(name, value);
                 case "location" -> {
                     String v = ProxyRedirect.rewrite(r, plcf, p, value, false);
                     HttpHeaders.Entry e = out.headers.add(name, v);
@@ -82,14 +72,5 @@ final class ProxyResponse {
             }
         }
         return true;
-    }
-
-    /** An HTTP date in ms, or -1. */
-    static long httpTime(String value) {
-        try {
-            return ZonedDateTime.parse(value.trim(), HTTP_DATE).toInstant().getEpochSecond();
-        } catch (DateTimeParseException e) {
-            return -1;
-        }
     }
 }

@@ -7,6 +7,7 @@ import java.util.Iterator;
 
 import jinx.kernel.Connection;
 import jinx.kernel.Event;
+import jinx.kernel.EventHandler;
 import jinx.kernel.EventLoop;
 import jinx.kernel.PeerConnection;
 import jinx.kernel.Rc;
@@ -36,12 +37,17 @@ public final class KeepaliveCache {
         }
     }
 
+    private static final EventHandler IGNORE = ev -> { };
+
     private final int max;
     private final int requests;
     private final long time;
     private final long timeout;
     private final ArrayDeque<Item> idle = new ArrayDeque<>();
     private final ByteBuffer probe = ByteBuffer.allocateDirect(1);
+    /** The handlers an idle connection gets, made once: keeping a connection allocates no lambda. */
+    private final EventHandler idleReadHandler = this::idleRead;
+
 
     /**
      * A cache.
@@ -139,8 +145,8 @@ public final class KeepaliveCache {
         c.data = item;
         c.idle = true;
         loop.deleteTimer(c.write);
-        c.write.handler = ev -> { };
-        c.read.handler = this::idleRead;
+        c.write.handler = IGNORE;
+        c.read.handler = idleReadHandler;
         loop.addTimer(c.read, timeout);
         if (c.read.ready) {
             idleRead(c.read);
