@@ -120,6 +120,11 @@ class EventMethodsCliTest {
         assertEquals(expected, lines.subList(first, first + expected.size()), r.out());
         // poll has no directive of its own, as nginx's
         assertTrue(lines.stream().noneMatch(l -> l.split(" ")[1].equals("poll")), r.out());
+        assertEquals(new Result(1, "", "jinx: module \"poll\" has no directives\n"), jinx("-l", "poll"));
+        Result epoll = jinx("-l", "epoll");
+        assertEquals(0, epoll.exit(), epoll.err());
+        assertEquals(List.of("epoll_events"),
+            DirectiveListing.parse(epoll.out()).stream().map(e -> e.cells().get(0)).toList());
     }
 
     @Test

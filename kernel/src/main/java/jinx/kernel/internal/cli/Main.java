@@ -269,7 +269,9 @@ public final class Main {
             Reports.modules(out, cycle);
         }
         if (cl.directives && !Reports.directives(out, cycle, cl.directivesOf)) {
-            err.print("jinx: no module and no directive named \"" + cl.directivesOf + "\"\n");
+            String name = cl.directivesOf;
+            err.print(cycle.module(name) != null ? "jinx: module \"" + name + "\" has no directives\n"
+                : "jinx: no module and no directive named \"" + name + "\"\n");
             return 1;
         }
         if (cl.test || reportOnly(cl)) {

@@ -174,6 +174,31 @@ class ModuleProjectIT {
         }
     }
 
+    @Test
+    @Timeout(60)
+    void theGeneratorRefusesABadNameAndADirectoryInUse() throws Exception {
+        Path work = Files.createTempDirectory("jinx-module-project");
+        temporary.add(work);
+        String generator = Server.distribution().resolve("bin/jinx-new-module").toString();
+        Files.createDirectories(work.resolve("used"));
+        Files.writeString(work.resolve("used/file.txt"), "x");
+        Map<List<String>, String> refusals = Map.of(
+            List.of("Greet", "new"), "jinx-new-module: invalid module name \"Greet\"",
+            List.of("greet", "used"), "jinx-new-module: \"used\" exists and is not empty",
+            List.of("greet"), "usage: jinx-new-module [-p PACKAGE] NAME DIR",
+            List.of("-p", "Org.Bad", "greet", "new"), "jinx-new-module: invalid package \"Org.Bad\"");
+        for (Map.Entry<List<String>, String> refusal : refusals.entrySet()) {
+            List<String> argv = new ArrayList<>(List.of(generator));
+            argv.addAll(refusal.getKey());
+            Process p = new ProcessBuilder(argv).directory(work.toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertTrue(p.waitFor(20, TimeUnit.SECONDS), argv.toString());
+            assertEquals(1, p.exitValue(), argv + ": " + out);
+            assertTrue(out.startsWith(refusal.getValue()), argv + ": " + out);
+        }
+        assertFalse(Files.exists(work.resolve("new")), "a refused project left files");
+    }
+
     /** A worker may still be starting: retries a refused connection for 30 s. */
     private static String getWhenUp(Server s, String uri) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
