@@ -138,12 +138,13 @@ final class ProxyRequest implements SocketIo.LogContext {
         connectionClose = false;
         int rc = EventConnect.connectPeer(loop, pc);
         vars.addPeer(pc.name);
+        // with no live peer the balancer names the group, as nginx's log does: upstream: "http://backend/x"
+        r.logUpstream("http://" + pc.name + uri);
         if (rc == Rc.BUSY) {
             r.log(LogLevel.ERROR, 0, "no live upstreams");
             next(ProxyLocConf.FT_NOLIVE);
             return;
         }
-        r.logUpstream("http://" + pc.name + uri);
         if (rc == Rc.ERROR) {
             finish(500);
             return;
