@@ -106,6 +106,12 @@ class NginxDifferentialIT {
             set_real_ip_from 127.0.0.1;
             location /auth/ { auth_basic "Restricted $uri"; auth_basic_user_file htpasswd; try_files /file.txt =404; }
             location /auth/missing { auth_basic on; auth_basic_user_file htpasswd.missing; }
+            location /sat/ {
+                auth_basic "sat"; auth_basic_user_file htpasswd; try_files /file.txt =404;
+                location /sat/any-allow/ { satisfy any; allow 127.0.0.1; deny all; }
+                location /sat/any-deny/ { satisfy any; deny all; }
+                location /sat/all-allow/ { allow 127.0.0.1; }
+            }
             location /auth/off { auth_basic off; try_files /file.txt =404; }
             location /ix-html/ { autoindex on; }
             location /ix-approx/ { autoindex on; autoindex_exact_size off; }
@@ -252,6 +258,11 @@ class NginxDifferentialIT {
         cases.add(Case.get("auth_basic off", "GET /auth/off" + h + "\r\n"));
         cases.add(Case.get("auth_basic missing file", "GET /auth/missing" + h + "Authorization: Basic "
             + basic("plain:secret") + "\r\n\r\n"));
+        for (String loc : new String[] {"any-allow", "any-deny", "all-allow"}) {
+            cases.add(Case.get("satisfy " + loc, "GET /sat/" + loc + "/" + h + "\r\n"));
+            cases.add(Case.get("satisfy " + loc + " with credentials", "GET /sat/" + loc + "/" + h
+                + "Authorization: Basic " + basic("plain:secret") + "\r\n\r\n"));
+        }
         cases.add(Case.get("auth_basic bad base64", "GET /auth/x" + h + "Authorization: Basic !!\r\n\r\n"));
         cases.add(Case.get("auth_basic unknown user", "GET /auth/x" + h + "Authorization: Basic "
             + basic("nobody:x") + "\r\n\r\n"));
