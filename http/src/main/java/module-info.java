@@ -22,6 +22,7 @@ module jinx.http {
         jinx.http.internal.modules.GeoModule,
         jinx.http.internal.modules.AuthBasicModule,
         jinx.http.internal.modules.IndexModule,
+        jinx.http.internal.modules.AutoindexModule,
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,
         jinx.http.internal.modules.HeadersFilterModule,

@@ -107,7 +107,18 @@ class NginxDifferentialIT {
             set_real_ip_from 127.0.0.1;
             location /auth/ { auth_basic "Restricted $uri"; auth_basic_user_file htpasswd; try_files /file.txt =404; }
             location /auth/missing { auth_basic on; auth_basic_user_file htpasswd.missing; }
+            location /sat/ {
+                auth_basic "sat"; auth_basic_user_file htpasswd; try_files /file.txt =404;
+                location /sat/any-allow/ { satisfy any; allow 127.0.0.1; deny all; }
+                location /sat/any-deny/ { satisfy any; deny all; }
+                location /sat/all-allow/ { allow 127.0.0.1; }
+            }
             location /auth/off { auth_basic off; try_files /file.txt =404; }
+            location /ix-html/ { autoindex on; }
+            location /ix-approx/ { autoindex on; autoindex_exact_size off; }
+            location /ix-json/ { autoindex on; autoindex_format json; }
+            location /ix-jsonp/ { autoindex on; autoindex_format jsonp; }
+            location /ix-xml/ { autoindex on; autoindex_format xml; }
             location /geo { return 200 "$geo|$georange|$geo6\\n"; }
             location /realip {
                 set_real_ip_from 127.0.0.1; set_real_ip_from 10.0.0.0/8; real_ip_header X-Forwarded-For;
@@ -248,6 +259,11 @@ class NginxDifferentialIT {
         cases.add(Case.get("auth_basic off", "GET /auth/off" + h + "\r\n"));
         cases.add(Case.get("auth_basic missing file", "GET /auth/missing" + h + "Authorization: Basic "
             + basic("plain:secret") + "\r\n\r\n"));
+        for (String loc : new String[] {"any-allow", "any-deny", "all-allow"}) {
+            cases.add(Case.get("satisfy " + loc, "GET /sat/" + loc + "/" + h + "\r\n"));
+            cases.add(Case.get("satisfy " + loc + " with credentials", "GET /sat/" + loc + "/" + h
+                + "Authorization: Basic " + basic("plain:secret") + "\r\n\r\n"));
+        }
         cases.add(Case.get("auth_basic bad base64", "GET /auth/x" + h + "Authorization: Basic !!\r\n\r\n"));
         cases.add(Case.get("auth_basic unknown user", "GET /auth/x" + h + "Authorization: Basic "
             + basic("nobody:x") + "\r\n\r\n"));
@@ -257,6 +273,12 @@ class NginxDifferentialIT {
             cases.add(Case.get("auth_basic " + user + " wrong", "GET /auth/x" + h + "Authorization: Basic "
                 + basic(user + ":secreT") + "\r\n\r\n"));
         }
+        for (String ix : new String[] {"html/", "approx/", "json/", "jsonp/?callback=cb.x_1", "jsonp/?callback=a-b",
+            "jsonp/", "xml/", "html/d1/", "html/missing/", "html/a.txt/"}) {
+            cases.add(Case.get("autoindex " + ix, "GET /ix-" + ix + h + "\r\n"));
+        }
+        cases.add(new Case("autoindex HEAD", "HEAD /ix-html/" + h + "\r\n", 1, true));
+        cases.add(Case.get("autoindex POST", "POST /ix-html/" + h + "Content-Length: 0\r\n\r\n"));
         cases.add(Case.get("server if", "GET /file.txt" + h + "X-Block: 1\r\n\r\n"));
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));
@@ -380,6 +402,21 @@ class NginxDifferentialIT {
         site.write("html/sub/index.html", "sub index\n");
         site.write("html/custom404.html", "custom 404\n");
         site.mkdir("html/dir");
+        for (String ix : new String[] {"html", "approx", "json", "jsonp", "xml"}) {
+            String dir = "html/ix-" + ix + "/";
+            site.write(dir + "a.txt", "aaaaa");
+            site.write(dir + "b c.txt", "b");
+            site.write(dir + "x&y<z>\"q.txt", "x");
+            site.write(dir + "n".repeat(49) + ".txt", "long");
+            site.write(dir + "m".repeat(46), "fits");
+            site.write(dir + "big.bin", new byte[20000]);
+            site.write(dir + "huge.bin", new byte[1536 * 1024]);
+            site.write(dir + ".hidden", "h");
+            site.write(dir + "Upper.txt", "u");
+            site.mkdir(dir + "d1");
+            site.mkdir(dir + "d".repeat(49));
+            site.write(dir + "d1/inner.txt", "i");
+        }
         StringBuilder htpasswd = new StringBuilder("# users\n");
         HTPASSWD.forEach((user, hash) -> htpasswd.append(user).append(':').append(hash).append('\n'));
         site.write("conf/htpasswd", htpasswd.toString());

@@ -297,6 +297,17 @@ public final class SockAddr {
     }
 
     /**
+     * Prints an address without a port as nginx does ({@code ngx_inet_ntop()}): {@code 192.0.2.1},
+     * {@code 2001:db8::1}, {@code ::ffff:192.0.2.1}.
+     *
+     * @param addr 4 bytes (IPv4) or 16 (IPv6), in network order
+     * @return the text
+     */
+    public static String addressText(byte[] addr) {
+        return addr.length == 4 ? Inet.inet4Text(addr, 0) : Inet.inet6Text(addr);
+    }
+
+    /**
      * Prints the address as nginx does: {@code 127.0.0.1:8080}, {@code [::1]:8080}, {@code unix:/tmp/x.sock}.
      *
      * @return the text

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
  * {@code ngx_http_log_escape()} ({@code default}), {@code ngx_escape_json()} ({@code json}) or as is
  * ({@code none}). Values hold one byte per char.
  */
-enum LogEscape {
+public enum LogEscape {
 
     /** {@code "}, {@code \}, bytes below 0x20 and from 0x7f up as {@code \xHH}; a value not found as {@code -}. */
     DEFAULT,
@@ -71,7 +71,7 @@ enum LogEscape {
      * @param b where to append
      * @param value the value
      */
-    static void escapeJson(StringBuilder b, String value) {
+    public static void escapeJson(StringBuilder b, String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c > 0x1f) {

@@ -157,7 +157,9 @@ public final class AuthBasicModule implements JinxModule, HttpModule {
             CoreOutput.log(r, LogLevel.ERROR, 0, "open() \"" + file + "\" failed (2: No such file or directory)");
             return FORBIDDEN;
         } catch (IOException | RuntimeException e) {
-            CoreOutput.log(r, LogLevel.CRIT, 0, "open() \"" + file + "\" failed (" + reason(e) + ")");
+            // a directory opens and fails to read, as nginx's ngx_read_file() logs it
+            String call = Files.isDirectory(Path.of(file)) ? "pread() \"" : "open() \"";
+            CoreOutput.log(r, LogLevel.CRIT, 0, call + file + "\" failed (" + reason(e) + ")");
             return INTERNAL_SERVER_ERROR;
         }
         String stored = find(new String(data, StandardCharsets.ISO_8859_1), user);
@@ -181,8 +183,11 @@ public final class AuthBasicModule implements JinxModule, HttpModule {
     }
 
     private static String reason(Exception e) {
-        String m = e.getMessage();
-        return e instanceof java.nio.file.AccessDeniedException ? "13: Permission denied" : String.valueOf(m);
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "13: Permission denied";
+        }
+        String m = String.valueOf(e.getMessage());
+        return m.contains("Is a directory") ? "21: Is a directory" : m;
     }
 
     /**

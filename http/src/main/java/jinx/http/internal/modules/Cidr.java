@@ -1,5 +1,7 @@
 package jinx.http.internal.modules;
 
+import jinx.kernel.os.SockAddr;
+
 /**
  * An address with a mask, nginx's {@code ngx_cidr_t}, parsed as {@code ngx_ptocidr()} parses it ({@code 10.0.0.0/8},
  * {@code 2001:db8::/32}, a bare address), and nginx's address parsers {@code ngx_inet_addr()} and
@@ -261,63 +263,12 @@ record Cidr(byte[] addr, byte[] mask, boolean meaningless) {
     }
 
     /**
-     * Formats an address as nginx prints it ({@code ngx_inet_ntop()}): dotted IPv4; IPv6 in lower-case hex with
-     * the first longest run of two or more zero groups as {@code ::}, and the IPv4 forms of mapped and compatible
-     * addresses.
+     * Formats an address as nginx prints it ({@code ngx_inet_ntop()}).
      *
      * @param a 4 or 16 bytes
      * @return the text
      */
     static String text(byte[] a) {
-        if (a.length == 4) {
-            return (a[0] & 0xff) + "." + (a[1] & 0xff) + "." + (a[2] & 0xff) + "." + (a[3] & 0xff);
-        }
-        int zero = -1;
-        int last = -1;
-        int max = 1;
-        int n = 0;
-        for (int i = 0; i < 16; i += 2) {
-            if (a[i] != 0 || a[i + 1] != 0) {
-                if (max < n) {
-                    zero = last;
-                    max = n;
-                }
-                n = 0;
-                continue;
-            }
-            if (n++ == 0) {
-                last = i;
-            }
-        }
-        if (max < n) {
-            zero = last;
-            max = n;
-        }
-        StringBuilder sb = new StringBuilder(39);
-        int end = 16;
-        if (zero == 0) {
-            // ngx_inet6_ntop(): ::ffff:a.b.c.d and ::a.b.c.d (but not ::1)
-            if (max == 5 && a[10] == (byte) 0xff && a[11] == (byte) 0xff || max == 6
-                || max == 7 && a[14] != 0 && a[15] != 1) {
-                end = 12;
-            }
-            sb.append(':');
-        }
-        for (int i = 0; i < end; i += 2) {
-            if (i == zero) {
-                sb.append(':');
-                i += (max - 1) * 2;
-                continue;
-            }
-            sb.append(Integer.toHexString((a[i] & 0xff) << 8 | a[i + 1] & 0xff));
-            if (i < 14) {
-                sb.append(':');
-            }
-        }
-        if (end == 12) {
-            sb.append(a[12] & 0xff).append('.').append(a[13] & 0xff).append('.').append(a[14] & 0xff).append('.')
-                .append(a[15] & 0xff);
-        }
-        return sb.toString();
+        return SockAddr.addressText(a);
     }
 }

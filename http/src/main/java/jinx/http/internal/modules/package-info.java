@@ -1,23 +1,33 @@
 /**
- * The standard content modules and the response filters above the chunked filter, nginx's
+ * The standard HTTP modules and the response filters above the chunked filter, nginx's
  * {@code src/http/modules/ngx_http_static_module.c} ({@code http_static}), {@code ngx_http_index_module.c}
- * ({@code http_index}), {@code ngx_http_rewrite_module.c} with the script codes of {@code src/http/ngx_http_script.c}
- * ({@code http_rewrite}), {@code ngx_http_headers_filter_module.c} ({@code http_headers_filter}),
+ * ({@code http_index}), {@code ngx_http_autoindex_module.c} ({@code http_autoindex}),
+ * {@code ngx_http_rewrite_module.c} with the script codes of {@code src/http/ngx_http_script.c} ({@code http_rewrite},
+ * {@code if} included), {@code ngx_http_map_module.c} ({@code http_map}), {@code ngx_http_split_clients_module.c}
+ * ({@code http_split_clients}, with {@code src/core/ngx_murmurhash.c}), {@code ngx_http_geo_module.c}
+ * ({@code http_geo}), {@code ngx_http_access_module.c} ({@code http_access}), {@code ngx_http_realip_module.c}
+ * ({@code http_realip}), {@code ngx_http_auth_basic_module.c} ({@code http_auth_basic}, with
+ * {@code src/core/ngx_crypt.c}), {@code ngx_http_headers_filter_module.c} ({@code http_headers_filter}),
  * {@code ngx_http_not_modified_filter_module.c} ({@code http_not_modified_filter}) and
  * {@code ngx_http_range_filter_module.c} ({@code http_range_filter}, which also carries the part of
  * {@code ngx_http_copy_filter_module.c} that reads files into memory under {@code sendfile off}); and the helpers of
  * {@code ngx_http_core_module.c} they share ({@code ngx_http_set_content_type()}, {@code ngx_http_set_etag()},
- * {@code ngx_http_send_response()}, {@code ngx_http_filter_finalize_request()}).
+ * {@code ngx_http_send_response()}, {@code ngx_http_filter_finalize_request()}, {@code ngx_ptocidr()} and
+ * {@code ngx_http_get_forwarded_addr()}).
  *
  * <h2>Order</h2>
- * Content handlers run as {@code BuiltinOrder} lists them: {@code http_index} before {@code http_static}. The
- * filters run {@code http_not_modified_filter}, {@code http_headers_filter}, {@code http_range_filter}, then the
- * chunked, header and write filters; the range module's body filters are the range body filter and then the copy
- * step, as nginx runs {@code ngx_http_range_body_filter} before {@code ngx_http_copy_filter}.
+ * Handlers of one phase run as {@code BuiltinOrder} lists their modules: in ACCESS {@code http_access} before
+ * {@code http_auth_basic} (as nginx runs them); in CONTENT {@code http_index}, {@code http_autoindex}, then
+ * {@code http_static}. The filters run {@code http_not_modified_filter}, {@code http_headers_filter},
+ * {@code http_range_filter}, then the chunked, header and write filters; the range module's body filters are the
+ * range body filter and then the copy step, as nginx runs {@code ngx_http_range_body_filter} before
+ * {@code ngx_http_copy_filter}.
  *
  * <h2>Not here</h2>
  * {@code disable_symlinks} (symbolic links are followed, as nginx's default {@code disable_symlinks off}),
- * {@code open_file_cache} (every request opens its file), {@code directio}, {@code aio}, the rewrite module's
- * {@code if} block, {@code add_trailer}.
+ * {@code open_file_cache} (every request opens its file), {@code directio}, {@code aio}, {@code add_trailer}; the
+ * PROXY protocol for {@code real_ip_header proxy_protocol}; binary {@code geo} range bases; host names in
+ * {@code set_real_ip_from}; {@code autoindex} counts a name's length in bytes (there is no {@code charset} module
+ * to make it UTF-8).
  */
 package jinx.http.internal.modules;

@@ -102,12 +102,16 @@ class AuthBasicModuleTest {
         start("auth_basic closed;\n auth_basic_user_file htpasswd.missing;\n"
             + " location /open/ { auth_basic off; }\n"
             + " location /var/ { auth_basic_user_file " + root + "/$arg_f; }\n"
-            + " location /any/ { satisfy any; allow unix:; deny all; }");
+            + " location /any/ { satisfy any; allow unix:; deny all; }\n"
+            + " location /dir/ { auth_basic_user_file " + root + "; }");
         assertEquals(403, get("/", "plain", "secret").status());
         assertTrue(f.log().contains("htpasswd.missing\" failed (2: No such file or directory)"), f.log());
         assertEquals(404, get("/open/", null, null).status());
         assertNull(get("/open/", null, null).header("WWW-Authenticate"));
         assertEquals(404, get("/var/?f=htpasswd", "plain", "secret").status());
+        assertEquals(500, get("/dir/", "plain", "secret").status());
+        assertTrue(f.log().contains("[crit]"), f.log());
+        assertTrue(f.log().contains("pread() \"" + root + "\" failed (21: Is a directory)"), f.log());
         ModulesFixture.Response any = get("/any/", null, null);
         assertEquals(404, any.status());
         assertNull(any.header("WWW-Authenticate"));
