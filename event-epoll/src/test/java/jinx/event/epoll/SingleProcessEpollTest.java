@@ -41,6 +41,7 @@ import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.ListeningSockets;
+import jinx.kernel.internal.event.EventCoreConf;
 import jinx.kernel.internal.event.EventCoreModule;
 import jinx.kernel.internal.event.EventsCoreModule;
 import jinx.kernel.internal.process.SingleProcess;
@@ -209,11 +210,14 @@ class SingleProcessEpollTest {
     @Test
     @Timeout(value = 30, threadMode = ThreadMode.SEPARATE_THREAD)
     void aProcessThatCannotStartReleasesWhatItMade() throws Exception {
-        // one slot: the second listening socket finds none, and the event core's initProcess fails
+        // one slot: the second listening socket finds none, and the event core's initProcess fails. The
+        // configuration refuses so few connections (nginx's ngx_event_init_conf(), EventCoreModuleTest), so the
+        // shortage is made after it was checked, as a reuseport clone or a module's own socket would make it
         int p = freePort();
         int q = freePort();
-        KernelCycle cycle = build("master_process off;\nevents { worker_connections 1; }\n"
+        KernelCycle cycle = build("master_process off;\nevents { worker_connections 3; }\n"
                                   + "test_listen 127.0.0.1:" + p + ";\ntest_listen 127.0.0.1:" + q + ";\n");
+        cycle.conf(EventCoreModule.NAME, EventCoreConf.class).connections = 1;
         Exception e = assertThrows(Exception.class, () -> SingleProcess.start(cycle, "jinx-single-fail"));
         assertEquals("no free connection slot for the listening socket 127.0.0.1:" + q, e.getMessage());
         String log = Files.readString(tmp.resolve("logs/error.log"), StandardCharsets.ISO_8859_1);

@@ -145,6 +145,12 @@ class NginxDifferentialIT {
         }
         """;
 
+    /** nginx's 400 page, normalized. */
+    private static final String BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nServer: X\r\nDate: X\r\n"
+        + "Content-Type: text/html\r\nContent-Length: 151\r\nConnection: close\r\n\r\n<html>\r\n"
+        + "<head><title>400 Bad Request</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n"
+        + "<hr><center>jinx/V</center>\r\n</body>\r\n</html>\r\n";
+
     /**
      * Cases where nginx 1.22 and current nginx answer differently: what current nginx answers (normalized), which
      * Jinx must answer.
@@ -152,13 +158,23 @@ class NginxDifferentialIT {
      * <li>{@code CONNECT host:port}: 1.22's request-line parser does not know the authority form and answers 400;
      * current nginx parses it ({@code sw_spaces_before_host}) and refuses the method in
      * {@code ngx_http_process_request_header()} with 405 ("client sent CONNECT method").</li>
+     * <li>Hosts with a port over 65535, two ports, a port that is not digits, or an IPv6 literal that is not the
+     * whole host: 1.22 serves them; nginx 1.29.4 validates host and port (nginx PR #966) and answers 400 (issue
+     * #36).</li>
      * </ul>
      */
     static final Map<String, String> EXCEPTIONS = Map.of(
         "CONNECT", "HTTP/1.1 405 Not Allowed\r\nServer: X\r\nDate: X\r\nContent-Type: text/html\r\n"
             + "Content-Length: 151\r\nConnection: close\r\n\r\n<html>\r\n<head><title>405 Not Allowed</title></head>\r\n"
             + "<body>\r\n<center><h1>405 Not Allowed</h1></center>\r\n<hr><center>jinx/V</center>\r\n</body>\r\n"
-            + "</html>\r\n");
+            + "</html>\r\n",
+        "Host port over 65535", BAD_REQUEST,
+        "Host with two ports", BAD_REQUEST,
+        "Host IPv6 literal without ]", BAD_REQUEST,
+        "Host text before [", BAD_REQUEST,
+        "Host dot after an IPv6 literal", BAD_REQUEST,
+        "Host port with a dot", BAD_REQUEST,
+        "absolute-form port over 65535", BAD_REQUEST);
 
     /** One raw request and how many responses it gets. */
     record Case(String name, String request, int responses, boolean head) {
@@ -365,6 +381,15 @@ class NginxDifferentialIT {
             + "Transfer-Encoding: chunked\r\n\r\n4 \r\nabcd\r\n0\r\n\r\n"));
         cases.add(Case.get("control byte in a chunk extension", "GET /file.txt" + h
             + "Transfer-Encoding: chunked\r\n\r\n4;\u0001\r\nabcd\r\n0\r\n\r\n"));
+        cases.add(Case.get("Host port over 65535", "GET /echo HTTP/1.1\r\nHost: 123.49.0.78:98777\r\n\r\n"));
+        cases.add(Case.get("Host with two ports", "GET /echo HTTP/1.1\r\nHost: 123.40.56.78:9000:80\r\n\r\n"));
+        cases.add(Case.get("Host IPv6 literal without ]", "GET /echo HTTP/1.1\r\nHost: [::1\r\n\r\n"));
+        cases.add(Case.get("Host text before [", "GET /echo HTTP/1.1\r\nHost: a[::1]\r\n\r\n"));
+        cases.add(Case.get("Host dot after an IPv6 literal", "GET /echo HTTP/1.1\r\nHost: [::1].\r\n\r\n"));
+        cases.add(Case.get("Host port with a dot", "GET /echo HTTP/1.1\r\nHost: example.com.:1.2\r\n\r\n"));
+        cases.add(Case.get("absolute-form port over 65535", "GET http://123.49.0.78:98777/echo" + h + "\r\n"));
+        cases.add(Case.get("Host port 65535", "GET /echo HTTP/1.1\r\nHost: 123.49.0.78:65535\r\n\r\n"));
+        cases.add(Case.get("Host IPv6 literal and port", "GET /echo HTTP/1.1\r\nHost: [::1]:80\r\n\r\n"));
         cases.add(Case.get("quoted chunk extension", "GET /file.txt" + h
             + "Transfer-Encoding: chunked\r\n\r\n4;a=\"b c\"\r\nabcd\r\n0\r\n\r\n"));
         cases.add(Case.get("chunk trailer", "GET /file.txt" + h

@@ -141,7 +141,7 @@ public final class HttpLogModule implements JinxModule, HttpModule {
             try {
                 f.open(log);
             } catch (IOException e) {
-                throw new ConfException(e.getMessage(), e);
+                throw f.openFailed(e);
             }
         }
         ctxIndex = cf.ctxIndex(this);
@@ -293,7 +293,9 @@ public final class HttpLogModule implements JinxModule, HttpModule {
         if (script) {
             log = AccessLog.script(Variables.of(cf).compile(cf, fullName(cf, value.get(1))), format, p.filter);
         } else {
-            log = new AccessLog(lmcf.file(cf.resolve(value.get(1))), format, p.filter);
+            LogFile file = lmcf.file(cf.resolve(value.get(1)));
+            file.declaredAt(cf.file(), cf.line());
+            log = new AccessLog(file, format, p.filter);
         }
         if (p.flush > 0 && p.size == 0) {
             throw new ConfException("no buffer is defined for access_log \"" + value.get(1) + "\"");

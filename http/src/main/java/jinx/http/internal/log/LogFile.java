@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.GZIPOutputStream;
 
+import jinx.kernel.ConfException;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
@@ -33,6 +34,9 @@ final class LogFile {
     private static final long ERROR_INTERVAL_MS = 60_000;
 
     private final Path path;
+    /** Where the first {@code access_log} naming the file stands, for an {@code open()} that fails; or null. */
+    private String declaredIn;
+    private int declaredAt;
     private FileChannel channel;
 
     private byte[] buffer;
@@ -55,6 +59,23 @@ final class LogFile {
 
     Path path() {
         return path;
+    }
+
+    /** Remembers the first place the file is named at: the line a failed {@code open()} is reported at. */
+    void declaredAt(String file, int line) {
+        if (declaredIn == null && file != null) {
+            declaredIn = file;
+            declaredAt = line;
+        }
+    }
+
+    /**
+     * A failed {@code open()} at the {@code access_log} line that named the file (issue #36: it stood at the
+     * closing brace of {@code http}, where the files are opened); without one, at the parser's place.
+     */
+    ConfException openFailed(IOException e) {
+        return declaredIn == null ? new ConfException(e.getMessage(), e)
+            : ConfException.at(e.getMessage(), declaredIn, declaredAt);
     }
 
     boolean isBuffered() {

@@ -356,8 +356,8 @@ public final class RequestHeaders {
     }
 
     /**
-     * nginx's {@code ngx_http_validate_host()}: the host without its port and trailing dot, in lower case; null
-     * when it is invalid (empty, a {@code ..}, a slash, a control character or space).
+     * nginx's {@code ngx_http_validate_host()} ({@link HostValidator}): the host without its port and trailing
+     * dot, in lower case; null when it is invalid.
      *
      * @param host the host as sent
      * @return the host to look servers up with, or null
@@ -368,12 +368,12 @@ public final class RequestHeaders {
         if (cached != null && cached.sent.equals(host)) {
             return cached.valid;
         }
-        String valid = validHost(host);
+        String valid = HostValidator.validate(host);
         HOSTS[slot] = new Host(host, valid);
         return valid;
     }
 
-    /** A Host header's value and what {@link #validHost} made of it. */
+    /** A Host header's value and what {@link HostValidator#validate} made of it. */
     private record Host(String sent, String valid) {
     }
 
@@ -383,68 +383,6 @@ public final class RequestHeaders {
      * string every time.
      */
     private static final Host[] HOSTS = new Host[256];
-
-    private static String validHost(String host) {
-        int len = host.length();
-        int dotPos = len;
-        int hostLen = len;
-        int state = 0; // 0 usual, 1 literal, 2 rest
-        boolean upper = false;
-        for (int i = 0; i < len; i++) {
-            char ch = host.charAt(i);
-            switch (ch) {
-                case '.':
-                    if (dotPos == i - 1) {
-                        return null;
-                    }
-                    dotPos = i;
-                    break;
-                case ':':
-                    if (state == 0) {
-                        hostLen = i;
-                        state = 2;
-                    }
-                    break;
-                case '[':
-                    if (i == 0) {
-                        state = 1;
-                    }
-                    break;
-                case ']':
-                    if (state == 1) {
-                        hostLen = i + 1;
-                        state = 2;
-                    }
-                    break;
-                default:
-                    if (ch == '/' || ch <= 0x20 || ch == 0x7f) {
-                        return null;
-                    }
-                    if (ch >= 'A' && ch <= 'Z') {
-                        upper = true;
-                    }
-                    break;
-            }
-        }
-        if (dotPos == hostLen - 1) {
-            hostLen--;
-        }
-        if (hostLen <= 0) {
-            return null;
-        }
-        String h = host.substring(0, hostLen);
-        return upper ? asciiLower(h) : h;
-    }
-
-    private static String asciiLower(String s) {
-        char[] a = s.toCharArray();
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] >= 'A' && a[i] <= 'Z') {
-                a[i] += 'a' - 'A';
-            }
-        }
-        return new String(a);
-    }
 
     /**
      * nginx's {@code ngx_http_set_virtual_server()}: the server whose name is {@code host}, among those of the

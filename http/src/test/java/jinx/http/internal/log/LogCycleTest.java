@@ -94,6 +94,14 @@ class LogCycleTest {
         return text + " in " + confFile() + ":" + line;
     }
 
+    /** Issue #36: the failed open() named the closing brace of http, where the files are opened. */
+    @Test
+    @Timeout(10)
+    void anAccessLogThatCannotBeOpenedNamesItsLine() {
+        assertEquals(at("open() \"" + prefix.resolve("nodir/a.log") + "\" failed (2: No such file or directory)", 3),
+            fail("http {\n    server {\n        access_log nodir/a.log;\n        listen 8080;\n    }\n}\n"));
+    }
+
     @Test
     @Timeout(10)
     void anUnknownVariableInALogFormatNamesItsLine() {

@@ -23,8 +23,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @Timeout(10)
 class ChunkedTest {
 
+    /** The outcome of decoding a body split into buffers: DONE, ERROR or AGAIN, the data, and what followed. */
+    record Decoded(String outcome, String data, String rest) {
+
+        /** "DONE:data:rest", "ERROR" or "AGAIN:data". */
+        @Override
+        public String toString() {
+            return switch (outcome) {
+                case "DONE" -> "DONE:" + data + ":" + rest;
+                case "ERROR" -> "ERROR";
+                default -> "AGAIN:" + data;
+            };
+        }
+    }
+
     /** The outcome of decoding a body split into buffers: "DONE:data:rest", "ERROR" or "AGAIN:data". */
-    private static String decode(List<ByteBuffer> buffers, boolean keepTrailers) {
+    static String decode(List<ByteBuffer> buffers, boolean keepTrailers) {
+        return decoded(buffers, keepTrailers).toString();
+    }
+
+    /** Decodes a body split into buffers, as nginx's {@code ngx_http_request_body_chunked_filter()} takes it. */
+    static Decoded decoded(List<ByteBuffer> buffers, boolean keepTrailers) {
         ChunkedState ctx = new ChunkedState();
         ByteArrayOutputStream data = new ByteArrayOutputStream();
         for (int k = 0; k < buffers.size(); k++) {
@@ -47,17 +66,17 @@ class ChunkedTest {
                             rest.append((char) (r.get() & 0xff));
                         }
                     }
-                    return "DONE:" + data.toString(StandardCharsets.ISO_8859_1) + ":" + rest;
+                    return new Decoded("DONE", data.toString(StandardCharsets.ISO_8859_1), rest.toString());
                 }
                 if (rc == Rc.ERROR) {
-                    return "ERROR";
+                    return new Decoded("ERROR", "", "");
                 }
                 assertEquals(Rc.AGAIN, rc);
                 assertEquals(0, b.remaining(), "AGAIN uses the buffer up");
                 break;
             }
         }
-        return "AGAIN:" + data.toString(StandardCharsets.ISO_8859_1);
+        return new Decoded("AGAIN", data.toString(StandardCharsets.ISO_8859_1), "");
     }
 
     private static String whole(String body) {

@@ -221,6 +221,34 @@ class HeaderValidationTest {
         assertNull(RequestHeaders.validateHost("a b"));
         assertNull(RequestHeaders.validateHost("a\u007fb"));
         assertNull(RequestHeaders.validateHost(":80"));
+        // nginx 1.29.4's host and port state machine (issue #36), and what it still accepts (nginx-tests' hosts)
+        for (String bad : new String[] {"123.49.0.78:98777", "123.40.56.78:9000:80", "[::1", "a[::1]", "[::1].",
+            "example.com.:1.2", "[::1]x", "a]b", "example.com:8o", "[abcd::e\\f98:0/:7654:321]",
+            "[abcd::ef98:0:7654:321]..:98", "[ab..cd::ef98:0:7654:321]", "..examp-LE.com"}) {
+            assertNull(RequestHeaders.validateHost(bad), bad);
+        }
+        assertEquals("123.49.0.78", RequestHeaders.validateHost("123.49.0.78:65535"));
+        assertEquals("abcd-ef.g02.xyz", RequestHeaders.validateHost("abcd-ef.g02.xyz.:88"));
+        assertEquals("[abcd::ef98:0:7654:321]", RequestHeaders.validateHost("[abcd::ef98:0:7654:321]:80"));
+        assertEquals("[::ffff:12.30.67.89]", RequestHeaders.validateHost("[::ffff:12.30.67.89]"));
+        assertEquals("[v0123456789abcdef.!$&'()*+,;=-._~az09:]",
+            RequestHeaders.validateHost("[v0123456789aBcDeF.!$&'()*+,;=-._~aZ09:]"));
+        assertEquals("localhost", RequestHeaders.validateHost("localhost:"));
+    }
+
+    /** Issue #36: the hosts nginx 1.29.4 refuses, in a Host header and in an absolute request line. */
+    @Test
+    @Timeout(20)
+    void hostsWithBadPortsOrLiteralsAre400() throws Exception {
+        for (String bad : new String[] {"123.49.0.78:98777", "123.40.56.78:9000:80", "[::1", "a[::1]", "[::1].",
+            "example.com.:1.2"}) {
+            assertEquals(400, send("GET / HTTP/1.1\r\nHost: " + bad + "\r\n\r\n").status(), bad);
+        }
+        assertLogged("client sent invalid host header");
+        assertEquals(400, send("GET http://123.49.0.78:98777/ HTTP/1.1\r\nHost: a\r\n\r\n").status());
+        assertEquals(400, send("GET http://[::1]./ HTTP/1.1\r\nHost: a\r\n\r\n").status());
+        assertLogged("client sent invalid host in request line");
+        assertEquals(404, send("GET /nothing HTTP/1.1\r\nHost: 123.49.0.78:65535\r\n\r\n").status());
     }
 
     @Test
