@@ -1,12 +1,14 @@
 package jinx.proxy.internal;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 import jinx.http.HttpRequest;
 import jinx.http.ResponseParser;
+import jinx.http.spi.ComplexValue;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
@@ -111,7 +113,7 @@ final class ProxyRequest implements SocketIo.LogContext {
             bodyLength = body != null ? body.size() : 0;
         }
         header = ProxyRequestHeader.create(r, plcf, this, bodyLength);
-        upstream.start(loop, pc);
+        upstream.start(loop, pc, hashKey());
         if (plcf.nextUpstreamTries > 0 && pc.tries > plcf.nextUpstreamTries) {
             pc.tries = plcf.nextUpstreamTries;
         }
@@ -121,6 +123,22 @@ final class ProxyRequest implements SocketIo.LogContext {
         r.readEventHandler(this::checkBroken);
         r.writeEventHandler(null);
         connect();
+    }
+
+    /** The bytes a hash balancer hashes: the key evaluated, or the client's address for ip_hash. */
+    private byte[] hashKey() {
+        switch (upstream.method) {
+            case HASH, HASH_CONSISTENT -> {
+                String k = ((ComplexValue) upstream.hashKey).evaluate(r);
+                return k == null ? new byte[0] : k.getBytes(StandardCharsets.ISO_8859_1);
+            }
+            case IP_HASH -> {
+                return ProxyVariables.clientAddress(r);
+            }
+            default -> {
+                return null;
+            }
+        }
     }
 
     /** nginx's {@code ngx_http_upstream_connect()}. */

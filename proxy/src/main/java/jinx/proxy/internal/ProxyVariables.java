@@ -73,6 +73,28 @@ final class ProxyVariables {
         return sb.append(", ").append(addr).toString();
     }
 
+    /**
+     * The client's address as bytes, for ip_hash: 4 for IPv4, 16 for IPv6, empty for a unix socket.
+     *
+     * @param r the request
+     * @return the bytes
+     */
+    static byte[] clientAddress(HttpRequest r) {
+        String text = r.connection().addrText();
+        if (text == null || text.startsWith("unix:")) {
+            return new byte[0];
+        }
+        int colon = text.lastIndexOf(':');
+        String host = text.startsWith("[") ? text.substring(1, text.indexOf(']')) : colon > 0 ? text.substring(0, colon)
+            : text;
+        try {
+            // a literal: no name is looked up
+            return java.net.InetAddress.getByName(host).getAddress();
+        } catch (java.net.UnknownHostException e) {
+            return new byte[0];
+        }
+    }
+
     private String upstreamHeader(HttpRequest r, String name) {
         ProxyRequest p = request(r);
         if (p == null || p.status == 0) {

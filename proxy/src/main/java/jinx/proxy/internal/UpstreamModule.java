@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import jinx.http.spi.HttpCtx;
+import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
 import jinx.kernel.ConfException;
 import jinx.kernel.LoadedModule;
@@ -45,6 +46,13 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         Directive.of("least_conn", UPS, Arity.NOARGS, Upstream.class, UpstreamModule::leastConn)
             .syntax("").describe("Passes a request to the server with the least number of active connections, "
                 + "weights considered."),
+        Directive.of("hash", UPS, Arity.TAKE12, Upstream.class, UpstreamModule::hash)
+            .syntax("key [consistent]")
+            .describe("Chooses the server by a hashed key (with consistent: ketama, as nginx's, so keys map to the "
+                + "same servers)."),
+        Directive.of("ip_hash", UPS, Arity.NOARGS, Upstream.class, UpstreamModule::ipHash)
+            .syntax("").describe("Chooses the server by the client's IPv4 network (first three octets) or IPv6 "
+                + "address."),
         Directive.of("keepalive", UPS, Arity.TAKE1, Upstream.class, UpstreamModule::keepalive)
             .syntax("connections")
             .describe("Keeps up to this many idle connections to the group's servers in each worker's cache."),
@@ -165,10 +173,30 @@ public final class UpstreamModule implements JinxModule, HttpModule {
     }
 
     private static void leastConn(ConfContext cf, Upstream u) {
+        method(cf, u, Upstream.Method.LEAST_CONN);
+    }
+
+    private static void hash(ConfContext cf, Upstream u) throws ConfException {
+        boolean consistent = false;
+        if (cf.args().size() == 3) {
+            if (!cf.arg(2).equals("consistent")) {
+                throw new ConfException("invalid parameter \"" + cf.arg(2) + "\"");
+            }
+            consistent = true;
+        }
+        method(cf, u, consistent ? Upstream.Method.HASH_CONSISTENT : Upstream.Method.HASH);
+        u.hashKey = HttpDirectives.compile(cf, cf.arg(1));
+    }
+
+    private static void ipHash(ConfContext cf, Upstream u) {
+        method(cf, u, Upstream.Method.IP_HASH);
+    }
+
+    private static void method(ConfContext cf, Upstream u, Upstream.Method m) {
         if (u.method != Upstream.Method.ROUND_ROBIN) {
             cf.log(LogLevel.WARN, "load balancing method redefined");
         }
-        u.method = Upstream.Method.LEAST_CONN;
+        u.method = m;
     }
 
     private static void keepalive(ConfContext cf, Upstream u) throws ConfException {

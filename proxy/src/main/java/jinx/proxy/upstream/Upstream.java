@@ -26,7 +26,13 @@ public final class Upstream {
         /** Smooth weighted round robin, the default. */
         ROUND_ROBIN,
         /** {@code least_conn}. */
-        LEAST_CONN
+        LEAST_CONN,
+        /** {@code hash key}. */
+        HASH,
+        /** {@code hash key consistent}. */
+        HASH_CONSISTENT,
+        /** {@code ip_hash}. */
+        IP_HASH
     }
 
     /** nginx's defaults of a {@code server} line: weight 1, max_fails 1, fail_timeout 10 s. */
@@ -43,6 +49,8 @@ public final class Upstream {
 
     /** The balancer. */
     public Method method = Method.ROUND_ROBIN;
+    /** The {@code hash} key as its protocol module compiled it (opaque here), or null. */
+    public Object hashKey;
     /** {@code keepalive}: idle connections kept per worker, 0 for none. */
     public int keepalive;
     /** {@code keepalive_requests}. */
@@ -55,6 +63,7 @@ public final class Upstream {
     private final List<Peer> primary = new ArrayList<>();
     private final List<Peer> backup = new ArrayList<>();
     private PeerGroup group;
+    private Hash.Points points;
     private KeepaliveCache cache;
 
     /**
@@ -153,6 +162,15 @@ public final class Upstream {
         return g;
     }
 
+    private Hash.Points points(PeerGroup g) {
+        Hash.Points p = points;
+        if (p == null) {
+            p = new Hash.Points(g);
+            points = p;
+        }
+        return p;
+    }
+
     /**
      * Returns the worker's keep-alive cache, or null without {@code keepalive}.
      *
@@ -177,8 +195,27 @@ public final class Upstream {
      * @param pc the request's peer connection, whose {@code source} and {@code tries} are set
      */
     public void start(EventLoop loop, PeerConnection pc) {
+        start(loop, pc, null);
+    }
+
+    /**
+     * Makes a request's source of peers, with the key a hash balancer hashes: the {@code hash} key evaluated, or
+     * the client's address bytes for {@code ip_hash}.
+     *
+     * @param loop the loop
+     * @param pc the request's peer connection
+     * @param key the key's bytes, or null (the balancer falls back to round robin)
+     */
+    public void start(EventLoop loop, PeerConnection pc, byte[] key) {
         PeerGroup g = group();
-        RoundRobin balancer = method == Method.LEAST_CONN ? new LeastConn(g, loop) : new RoundRobin(g, loop);
+        RoundRobin balancer = switch (method) {
+            case LEAST_CONN -> new LeastConn(g, loop);
+            case HASH -> key == null ? new RoundRobin(g, loop) : new Hash(g, loop::wallMillis, key, null, false);
+            case HASH_CONSISTENT -> key == null ? new RoundRobin(g, loop)
+                : new Hash(g, loop::wallMillis, key, points(g), false);
+            case IP_HASH -> key == null ? new RoundRobin(g, loop) : new Hash(g, loop::wallMillis, key, null, true);
+            default -> new RoundRobin(g, loop);
+        };
         KeepaliveCache c = cache();
         pc.source = c == null ? balancer : c.wrap(balancer);
         pc.data = balancer;
