@@ -53,6 +53,9 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         Directive.of("ip_hash", UPS, Arity.NOARGS, Upstream.class, UpstreamModule::ipHash)
             .syntax("").describe("Chooses the server by the client's IPv4 network (first three octets) or IPv6 "
                 + "address."),
+        Directive.of("random", UPS, Arity.NOARGS | Arity.TAKE12, Upstream.class, UpstreamModule::random)
+            .syntax("[two [method]]")
+            .describe("Chooses a server at random by weight; with two, the less loaded (least_conn) of two."),
         Directive.of("keepalive", UPS, Arity.TAKE1, Upstream.class, UpstreamModule::keepalive)
             .syntax("connections")
             .describe("Keeps up to this many idle connections to the group's servers in each worker's cache."),
@@ -186,6 +189,17 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         }
         method(cf, u, consistent ? Upstream.Method.HASH_CONSISTENT : Upstream.Method.HASH);
         u.hashKey = HttpDirectives.compile(cf, cf.arg(1));
+    }
+
+    private static void random(ConfContext cf, Upstream u) throws ConfException {
+        List<String> a = cf.args();
+        if (a.size() > 1 && !a.get(1).equals("two")) {
+            throw new ConfException("invalid parameter \"" + a.get(1) + "\"");
+        }
+        if (a.size() > 2 && !a.get(2).equals("least_conn")) {
+            throw new ConfException("invalid parameter \"" + a.get(2) + "\"");
+        }
+        method(cf, u, a.size() > 1 ? Upstream.Method.RANDOM_TWO : Upstream.Method.RANDOM);
     }
 
     private static void ipHash(ConfContext cf, Upstream u) {

@@ -153,10 +153,13 @@ public final class KeepaliveCache {
         }
     }
 
-    /** nginx's {@code ngx_http_upstream_keepalive_close_handler()}: anything from an idle peer ends it. */
+    /**
+     * nginx's {@code ngx_http_upstream_keepalive_close_handler()}: anything from an idle peer ends it, and so does a
+     * worker shutting down gracefully, which marks its idle connections {@code close} and calls this handler.
+     */
     private void idleRead(Event ev) {
         Connection c = ev.connection();
-        if (!ev.timedout) {
+        if (!ev.timedout && !c.close) {
             int n = c.io().recv(c, probe.clear());
             if (n == Rc.AGAIN) {
                 if (c.loop().handleReadEvent(ev, 0) == Rc.OK) {

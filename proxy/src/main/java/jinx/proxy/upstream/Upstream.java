@@ -32,7 +32,11 @@ public final class Upstream {
         /** {@code hash key consistent}. */
         HASH_CONSISTENT,
         /** {@code ip_hash}. */
-        IP_HASH
+        IP_HASH,
+        /** {@code random}. */
+        RANDOM,
+        /** {@code random two [least_conn]}. */
+        RANDOM_TWO
     }
 
     /** nginx's defaults of a {@code server} line: weight 1, max_fails 1, fail_timeout 10 s. */
@@ -214,6 +218,8 @@ public final class Upstream {
             case HASH_CONSISTENT -> key == null ? new RoundRobin(g, loop)
                 : new Hash(g, loop::wallMillis, key, points(g), false);
             case IP_HASH -> key == null ? new RoundRobin(g, loop) : new Hash(g, loop::wallMillis, key, null, true);
+            case RANDOM -> new RandomPick(g, loop::wallMillis, false);
+            case RANDOM_TWO -> new RandomPick(g, loop::wallMillis, true);
             default -> new RoundRobin(g, loop);
         };
         KeepaliveCache c = cache();

@@ -36,6 +36,7 @@ class ProxyDifferentialIT {
         upstream dead { server 127.0.0.1:%DEAD%; }
         upstream two { server 127.0.0.1:%DEAD%; server 127.0.0.1:%UP%; }
         upstream lc { least_conn; server 127.0.0.1:%UP% weight=2; server 127.0.0.1:%UP% down; }
+        upstream rnd { random two least_conn; server 127.0.0.1:%UP%; server 127.0.0.1:%DEAD% down; }
         server {
             listen 127.0.0.1:%PORT%;
             server_name localhost;
@@ -82,6 +83,7 @@ class ProxyDifferentialIT {
             location /dead { proxy_pass http://dead; }
             location /two/ { proxy_pass http://two/; add_header X-Addr $upstream_addr; }
             location /lc/ { proxy_pass http://lc/; }
+            location /rnd/ { proxy_pass http://rnd/; }
             location /unbuffered/ { proxy_pass http://up/; proxy_buffering off; }
             location /small/ { proxy_pass http://up/; proxy_buffers 4 1k; proxy_buffer_size 1k; }
             location /ka/ { proxy_pass http://upka/; proxy_http_version 1.1; proxy_set_header Connection ""; }
@@ -145,6 +147,7 @@ class ProxyDifferentialIT {
         c.add(get("dead peer", "/dead"));
         c.add(get("next upstream", "/two/echo"));
         c.add(get("least_conn", "/lc/hello"));
+        c.add(get("random two", "/rnd/hello"));
         c.add(get("uri part", "/pre/a%20b/c?q=1"));
         c.add(get("exact location", "/exact?z=9"));
         c.add(get("regex location", "/rx/echo?r=1"));
