@@ -201,30 +201,8 @@ public final class Hash extends RoundRobin {
         Peer[] peers = group.peers;
         for (;;) {
             String server = points.server[(int) (hash % points.hash.length)];
-            Peer best = null;
-            int bestIndex = -1;
-            int total = 0;
-            for (int i = 0; i < peers.length; i++) {
-                Peer p = peers[i];
-                if (isTried(i) || !p.available(now) || !p.server.equals(server)) {
-                    continue;
-                }
-                p.currentWeight += p.effectiveWeight;
-                total += p.effectiveWeight;
-                if (p.effectiveWeight < p.weight) {
-                    p.effectiveWeight++;
-                }
-                if (best == null || p.currentWeight > best.currentWeight) {
-                    best = p;
-                    bestIndex = i;
-                }
-            }
+            Peer best = smooth(group, now, i -> peers[i].server.equals(server));
             if (best != null) {
-                best.currentWeight -= total;
-                markTried(bestIndex);
-                if (now - best.checked > best.failTimeout) {
-                    best.checked = now;
-                }
                 return best;
             }
             hash++;

@@ -49,35 +49,24 @@ public final class LeastConn extends RoundRobin {
         if (best == null) {
             return null;
         }
-        int total = 0;
-        Peer chosen = null;
-        int chosenIndex = -1;
+        if (many == 1) {
+            int i = indexOf(peers, best);
+            markTried(i);
+            if (now - best.checked > best.failTimeout) {
+                best.checked = now;
+            }
+            return best;
+        }
+        Peer least = best;
+        return smooth(g, now, i -> (long) peers[i].conns * least.weight == (long) least.conns * peers[i].weight);
+    }
+
+    private static int indexOf(Peer[] peers, Peer p) {
         for (int i = 0; i < peers.length; i++) {
-            Peer p = peers[i];
-            if (isTried(i) || !p.available(now)
-                || (long) p.conns * best.weight != (long) best.conns * p.weight) {
-                continue;
-            }
-            if (many == 1) {
-                chosen = p;
-                chosenIndex = i;
-                break;
-            }
-            p.currentWeight += p.effectiveWeight;
-            total += p.effectiveWeight;
-            if (p.effectiveWeight < p.weight) {
-                p.effectiveWeight++;
-            }
-            if (chosen == null || p.currentWeight > chosen.currentWeight) {
-                chosen = p;
-                chosenIndex = i;
+            if (peers[i] == p) {
+                return i;
             }
         }
-        chosen.currentWeight -= total;
-        markTried(chosenIndex);
-        if (now - chosen.checked > chosen.failTimeout) {
-            chosen.checked = now;
-        }
-        return chosen;
+        return -1;
     }
 }

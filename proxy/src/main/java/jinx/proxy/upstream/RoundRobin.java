@@ -1,5 +1,6 @@
 package jinx.proxy.upstream;
 
+import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
 import jinx.kernel.EventLoop;
@@ -114,13 +115,30 @@ public class RoundRobin implements PeerConnection.Source {
      * @return the peer, marked tried, or null
      */
     protected Peer choose(PeerGroup g, long now) {
+        return smooth(g, now, ALL);
+    }
+
+    /** Every peer is a candidate. */
+    private static final IntPredicate ALL = i -> true;
+
+    /**
+     * Smooth weighted round robin among the peers of {@code g} not tried yet, available, and accepted by
+     * {@code among}: nginx's loop of {@code ngx_http_upstream_get_peer()}, which least_conn (over the least loaded)
+     * and the consistent hash (over one server's peers) run too.
+     *
+     * @param g the group
+     * @param now the clock, ms
+     * @param among which peer indexes are candidates
+     * @return the peer, marked tried, or null when no candidate is left
+     */
+    protected final Peer smooth(PeerGroup g, long now, IntPredicate among) {
         Peer best = null;
         int bestIndex = -1;
         int total = 0;
         Peer[] peers = g.peers;
         for (int i = 0; i < peers.length; i++) {
             Peer p = peers[i];
-            if (isTried(i) || !p.available(now)) {
+            if (isTried(i) || !p.available(now) || !among.test(i)) {
                 continue;
             }
             p.currentWeight += p.effectiveWeight;
