@@ -225,25 +225,15 @@ public final class Hash extends RoundRobin {
     }
 
     private boolean usable(Peer p, long now) {
-        int i = indexOf(p);
+        int i = indexOf(group.peers, p);
         return !isTried(i) && p.available(now);
     }
 
     private Peer take(Peer p, long now) {
-        markTried(indexOf(p));
+        markTried(indexOf(group.peers, p));
         if (now - p.checked > p.failTimeout) {
             p.checked = now;
         }
         return p;
-    }
-
-    private int indexOf(Peer p) {
-        Peer[] peers = group.peers;
-        for (int i = 0; i < peers.length; i++) {
-            if (peers[i] == p) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

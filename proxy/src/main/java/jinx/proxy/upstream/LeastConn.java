@@ -60,13 +60,4 @@ public final class LeastConn extends RoundRobin {
         Peer least = best;
         return smooth(g, now, i -> (long) peers[i].conns * least.weight == (long) least.conns * peers[i].weight);
     }
-
-    private static int indexOf(Peer[] peers, Peer p) {
-        for (int i = 0; i < peers.length; i++) {
-            if (peers[i] == p) {
-                return i;
-            }
-        }
-        return -1;
-    }
 }

@@ -163,6 +163,22 @@ public class RoundRobin implements PeerConnection.Source {
     }
 
     /**
+     * Returns a peer's index in its group's array, as {@link #isTried} and {@link #markTried} take it.
+     *
+     * @param peers the group's peers
+     * @param p the peer
+     * @return the index, or -1
+     */
+    protected static int indexOf(Peer[] peers, Peer p) {
+        for (int i = 0; i < peers.length; i++) {
+            if (peers[i] == p) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
      * Tells whether the peer at {@code i} of the current group was tried by this request.
      *
      * @param i the index
