@@ -70,4 +70,31 @@ public final class AccessLog {
         }
         return lines.get(n - 1);
     }
+
+    /**
+     * Waits until a line holding {@code text} is in the log, for at most {@link JinxClient#QUIET_MS}, and returns
+     * it: the server writes a request's line after the response was sent, so the line of an earlier request can
+     * still arrive after a count of lines was taken, and waiting for a count would then return that one.
+     *
+     * @param text what the line holds ({@code "GET /hello?x HTTP/1.1"})
+     * @return the first line holding it
+     * @throws IOException when the file cannot be read
+     * @throws AssertionError when no such line comes
+     */
+    public String await(String text) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JinxClient.QUIET_MS);
+        for (;;) {
+            List<String> lines = lines();
+            for (String line : lines) {
+                if (line.contains(text)) {
+                    return line;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("no line with \"" + text + "\" in " + file + ":\n"
+                    + String.join("\n", lines));
+            }
+            kit.pause();
+        }
+    }
 }

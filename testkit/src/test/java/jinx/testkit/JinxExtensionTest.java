@@ -128,6 +128,8 @@ class JinxExtensionTest {
             assertTrue(second.matches("GET /missing HTTP/1\\.1 404 \\d+"), second);
             assertEquals(2, kit.accessLog().lines().size());
             assertThrows(AssertionError.class, () -> kit.accessLog().await(3));
+            assertEquals(second, kit.accessLog().await("GET /missing "));
+            assertThrows(AssertionError.class, () -> kit.accessLog().await("GET /never "));
         }
     }
 
