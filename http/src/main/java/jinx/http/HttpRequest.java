@@ -537,6 +537,31 @@ public abstract class HttpRequest {
     }
 
     /**
+     * Tells whether the location has an {@code error_page} for {@code status} (nginx's loop over
+     * {@code clcf->error_pages} in {@code ngx_http_upstream_intercept_errors()}): a module that passes a response
+     * from elsewhere ({@code proxy_intercept_errors}) finalizes the request with the status instead, so that the
+     * page is served. Added in SPI 1.4.
+     *
+     * @param status the response's status
+     * @return true when {@link #finalizeRequest(int)} with {@code status} would serve an error page
+     */
+    public boolean hasErrorPage(int status) {
+        return false;
+    }
+
+    /**
+     * Sets the rate the response is sent to the client at, in bytes per second, 0 for no limit: nginx's
+     * {@code r->limit_rate}, as {@code limit_rate}, {@code set $limit_rate} and an upstream's
+     * {@code X-Accel-Limit-Rate} set it. Added in SPI 1.4.
+     *
+     * @param bytesPerSecond the rate, 0 for none
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public void limitRate(long bytesPerSecond) {
+        throw new UnsupportedOperationException("limitRate() needs a request of the HTTP core");
+    }
+
+    /**
      * Sends a whole response in one call, nginx's {@code ngx_http_send_response()} for a body in hand: reads and
      * drops the request body, sets the status, {@code Content-Type} and {@code Content-Length}, sends the header
      * and then {@code body} as the last buffer (the header only for HEAD, 204 or 304). A content handler returns

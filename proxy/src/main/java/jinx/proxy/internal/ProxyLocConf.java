@@ -41,6 +41,10 @@ final class ProxyLocConf {
 
     /** {@code proxy_pass}, or null. */
     ProxyPass pass;
+    /** {@code proxy_pass} with variables, evaluated per request ({@link ProxyEval}), or null. */
+    jinx.http.spi.ComplexValue passValue;
+    /** The upstream module's conf, where {@link #passValue} finds groups by name. */
+    UpstreamMainConf umcf;
     /** {@code proxy_set_header} lines as written here. */
     List<HeaderLine> setHeaders;
     /** The lines sent: this location's and inherited {@code proxy_set_header}s, then nginx's defaults. */
@@ -77,6 +81,8 @@ final class ProxyLocConf {
     int passRequestBody = Conf.UNSET;
     /** {@code proxy_intercept_errors}. */
     int interceptErrors = Conf.UNSET;
+    /** {@code proxy_ignore_headers}: {@link ProxyAccel}'s {@code IGN_*} bits. */
+    int ignoreHeaders = Conf.UNSET;
     /** {@code proxy_next_upstream} bits. */
     int nextUpstream = Conf.UNSET;
     /** {@code proxy_next_upstream_tries}, 0 for no limit. */
@@ -85,6 +91,12 @@ final class ProxyLocConf {
     long nextUpstreamTimeout = Conf.UNSET_LONG;
     /** {@code proxy_socket_keepalive}. */
     int socketKeepalive = Conf.UNSET;
+    /** {@code proxy_cookie_domain}: null while unset, empty for {@code off} (null again once merged). */
+    List<ProxyCookies.Rule> cookieDomains;
+    /** {@code proxy_cookie_path}, as {@link #cookieDomains}. */
+    List<ProxyCookies.Rule> cookiePaths;
+    /** {@code proxy_cookie_flags}, as {@link #cookieDomains}. */
+    List<ProxyCookies.Flags> cookieFlags;
     /** {@code proxy_redirect}: null while unset, empty for {@code off}. */
     List<Redirect> redirects;
     /** {@code proxy_redirect default} was written (or implied). */

@@ -48,6 +48,7 @@ final class ProxyMerge {
         conf.passRequestHeaders = Conf.merge(conf.passRequestHeaders, prev.passRequestHeaders, 1);
         conf.passRequestBody = Conf.merge(conf.passRequestBody, prev.passRequestBody, 1);
         conf.interceptErrors = Conf.merge(conf.interceptErrors, prev.interceptErrors, 0);
+        conf.ignoreHeaders = Conf.merge(conf.ignoreHeaders, prev.ignoreHeaders, 0);
         conf.nextUpstream = Conf.merge(conf.nextUpstream, prev.nextUpstream,
             ProxyLocConf.FT_ERROR | ProxyLocConf.FT_TIMEOUT);
         if ((conf.nextUpstream & ProxyLocConf.FT_OFF) != 0) {
@@ -65,9 +66,16 @@ final class ProxyMerge {
         if (conf.passHeaders == null) {
             conf.passHeaders = prev.passHeaders;
         }
+        conf.cookieDomains = offIsNull(conf.cookieDomains != null ? conf.cookieDomains : prev.cookieDomains);
+        conf.cookiePaths = offIsNull(conf.cookiePaths != null ? conf.cookiePaths : prev.cookiePaths);
+        conf.cookieFlags = offIsNull(conf.cookieFlags != null ? conf.cookieFlags : prev.cookieFlags);
         headers(conf);
         hidden(conf);
         redirects(prev, conf);
+    }
+
+    private static <T> List<T> offIsNull(List<T> rules) {
+        return rules == null || rules.isEmpty() ? null : rules;
     }
 
     /** nginx's {@code ngx_http_proxy_init_headers()}: the lines set here first, then the defaults not set. */

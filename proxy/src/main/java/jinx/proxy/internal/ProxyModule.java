@@ -23,6 +23,7 @@ import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
+import jinx.proxy.upstream.Upstream;
 
 /**
  * The {@code http_proxy} module: nginx's {@code ngx_http_proxy_module.c}. {@code proxy_pass} makes the location's
@@ -51,6 +52,17 @@ public final class ProxyModule implements JinxModule, HttpModule {
         Map.entry("http_429", ProxyLocConf.FT_HTTP_429),
         Map.entry("non_idempotent", ProxyLocConf.FT_NON_IDEMPOTENT),
         Map.entry("off", ProxyLocConf.FT_OFF));
+
+    private static final Map<String, Integer> IGNORE_HEADERS = Map.of(
+        "X-Accel-Redirect", ProxyAccel.IGN_XA_REDIRECT,
+        "X-Accel-Expires", ProxyAccel.IGN_XA_EXPIRES,
+        "X-Accel-Limit-Rate", ProxyAccel.IGN_XA_LIMIT_RATE,
+        "X-Accel-Buffering", ProxyAccel.IGN_XA_BUFFERING,
+        "X-Accel-Charset", ProxyAccel.IGN_XA_CHARSET,
+        "Expires", ProxyAccel.IGN_EXPIRES,
+        "Cache-Control", ProxyAccel.IGN_CACHE_CONTROL,
+        "Set-Cookie", ProxyAccel.IGN_SET_COOKIE,
+        "Vary", ProxyAccel.IGN_VARY);
 
     private final List<Directive<?>> directives = List.of(
         Directive.of("proxy_pass", LOC, Arity.TAKE1, ProxyLocConf.class, this::proxyPass)
@@ -109,6 +121,23 @@ public final class ProxyModule implements JinxModule, HttpModule {
         Directive.of("proxy_socket_keepalive", ANY, Arity.FLAG, ProxyLocConf.class,
                 Slots.flag((ProxyLocConf c, boolean on) -> c.socketKeepalive = on ? 1 : 0))
             .syntax("on | off").defaults("off").describe("Sets SO_KEEPALIVE on connections to the proxied server."),
+        Directive.of("proxy_intercept_errors", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.interceptErrors = on ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Passes responses with codes 300 and up to error_page rather than to the client."),
+        Directive.of("proxy_ignore_headers", ANY, Arity.ONE_MORE, ProxyLocConf.class,
+                Slots.bitmask(IGNORE_HEADERS, (ProxyLocConf c, int v) -> c.ignoreHeaders = v))
+            .syntax("field ...")
+            .describe("Disables processing of the named response header fields (X-Accel-*, Expires, ...)."),
+        Directive.of("proxy_cookie_domain", ANY, Arity.TAKE12, ProxyLocConf.class, ProxyCookieConf::domain).multi()
+            .syntax("off", "domain replacement").defaults("off")
+            .describe("Sets the text to change in the domain attribute of the Set-Cookie header fields."),
+        Directive.of("proxy_cookie_path", ANY, Arity.TAKE12, ProxyLocConf.class, ProxyCookieConf::path).multi()
+            .syntax("off", "path replacement").defaults("off")
+            .describe("Sets the text to change in the path attribute of the Set-Cookie header fields."),
+        Directive.of("proxy_cookie_flags", ANY, Arity.ONE_MORE, ProxyLocConf.class, ProxyCookieConf::flags).multi()
+            .syntax("off | cookie [flag ...]").defaults("off")
+            .describe("Sets one or more flags for the cookie (secure, httponly, samesite=..., and their no forms)."),
         Directive.of("proxy_redirect", ANY, Arity.TAKE12, ProxyLocConf.class, ProxyModule::redirect).multi()
             .syntax("default", "off", "redirect replacement").defaults("default")
             .describe("Sets the text to change in the Location and Refresh fields of a proxied response."));
@@ -164,18 +193,34 @@ public final class ProxyModule implements JinxModule, HttpModule {
 
     private int handler(HttpRequest r) {
         ProxyLocConf plcf = (ProxyLocConf) r.locConf(ctxIndex);
-        ProxyRequest p = new ProxyRequest(r, plcf);
+        ProxyPass pass = plcf.pass;
+        Upstream upstream;
+        if (plcf.passValue != null) {
+            ProxyEval.Target t = ProxyEval.eval(r, plcf);
+            if (t.status() != 0) {
+                return t.status();
+            }
+            pass = t.pass();
+            upstream = t.upstream();
+        } else {
+            upstream = pass.reference().resolved;
+        }
+        ProxyRequest p = new ProxyRequest(r, plcf, pass, upstream);
         r.ctx(ctxIndex, p);
+        r.keptCtx(ctxIndex, p);
         return p.handle();
     }
 
     private void proxyPass(ConfContext cf, ProxyLocConf conf) throws ConfException {
-        if (conf.pass != null) {
+        if (conf.pass != null || conf.passValue != null) {
             throw new ConfException("\"proxy_pass\" directive is duplicate");
         }
         String url = cf.arg(1);
         if (url.indexOf('$') >= 0) {
-            throw new ConfException("variables in \"proxy_pass\" are not supported by this build");
+            conf.passValue = HttpDirectives.compile(cf, url);
+            conf.umcf = UpstreamModule.mainConf(cf);
+            HttpDirectives.contentHandler(cf, this::handler);
+            return;
         }
         HttpDirectives.Location loc = HttpDirectives.location(cf);
         ProxyPass pass = ProxyPass.parse(url, loc.name(), cf.file(), cf.line(), UpstreamModule.mainConf(cf));

@@ -19,7 +19,11 @@ import jinx.kernel.ConfException;
 record ProxyPass(String url, String host, int port, boolean hasPort, String hostHeader, String uri, String location,
                  UpstreamMainConf.Reference reference) {
 
-    /** nginx's {@code ngx_http_proxy_pass()} and {@code ngx_parse_url()} for a URL without variables. */
+    /**
+     * nginx's {@code ngx_http_proxy_pass()} and {@code ngx_parse_url()}: a URL without variables at configuration
+     * time (registered in {@code umcf} to be resolved), or one made from variables for a request ({@code umcf}
+     * null, as nginx's {@code ngx_http_proxy_eval()}).
+     */
     static ProxyPass parse(String url, String location, String file, int line, UpstreamMainConf umcf)
         throws ConfException {
         String rest;
@@ -69,9 +73,14 @@ record ProxyPass(String url, String host, int port, boolean hasPort, String host
                 uri = "/" + uri;
             }
         }
-        String hostHeader = hasPort && port != 80 ? host + ":" + port : host;
-        UpstreamMainConf.Reference ref = new UpstreamMainConf.Reference(host, port, hasPort, file, line);
-        umcf.references.add(ref);
+        // nginx's ngx_http_proxy_set_vars(): a unix socket's Host is "localhost"
+        String hostHeader = host.regionMatches(true, 0, "unix:", 0, 5) ? "localhost"
+            : hasPort && port != 80 ? host + ":" + port : host;
+        UpstreamMainConf.Reference ref = null;
+        if (umcf != null) {
+            ref = new UpstreamMainConf.Reference(host, port, hasPort, file, line);
+            umcf.references.add(ref);
+        }
         return new ProxyPass(url, host, port, hasPort, hostHeader, uri, location, ref);
     }
 }

@@ -51,20 +51,20 @@ final class ProxyRelay {
         this.loop = p.loop;
         ProxyLocConf plcf = p.plcf;
         int n = Math.max(1, plcf.buffersNum);
-        int count = plcf.buffering == 1 ? n + 1 : 1;
+        int count = p.buffering ? n + 1 : 1;
         blocks = new ByteBuffer[count];
         out = new Buf[count][];
         outCount = new int[count];
         // block 0 is the header's buffer, holding the body's first bytes
         blocks[0] = p.buffer;
         p.buffer = null;
-        if (r.headerOnly || p.status == 204 || p.status == 304 || p.status < 200) {
+        if (r.headerOnly || p.in.status == 204 || p.in.status == 304 || p.in.status < 200) {
             framing = NONE;
-        } else if (p.chunked) {
+        } else if (p.in.chunked) {
             framing = CHUNKED;
-        } else if (p.length >= 0) {
+        } else if (p.in.length >= 0) {
             framing = LENGTH;
-            rest = p.length;
+            rest = p.in.length;
         } else {
             framing = CLOSE;
         }
@@ -72,7 +72,7 @@ final class ProxyRelay {
 
     /** Whether the upstream connection may serve another request: the response was read whole and exactly. */
     boolean keepalive() {
-        return complete && exact && framing != CLOSE && !p.connectionClose;
+        return complete && exact && framing != CLOSE && !p.in.connectionClose;
     }
 
     /** Passes what came with the header, then reads on. */
@@ -255,13 +255,13 @@ final class ProxyRelay {
         BufChain first = null;
         BufChain last = null;
         for (;;) {
-            int rc = p.parser.parseChunked(v);
+            int rc = p.in.parser.parseChunked(v);
             if (rc == Rc.OK) {
-                int size = (int) Math.min(p.parser.chunkSize(), v.remaining());
+                int size = (int) Math.min(p.in.parser.chunkSize(), v.remaining());
                 if (size > 0) {
                     BufChain cl = own(b, slice(blocks[b], v.position(), v.position() + size));
                     v.position(v.position() + size);
-                    p.parser.consumed(size);
+                    p.in.parser.consumed(size);
                     if (first == null) {
                         first = cl;
                     } else {
@@ -317,7 +317,7 @@ final class ProxyRelay {
                 continue;
             }
             outCount[i] = 0;
-            if (i == 0 && p.plcf.buffering == 1 && blocks.length > 1) {
+            if (i == 0 && p.buffering && blocks.length > 1) {
                 // the header's buffer is proxy_buffer_size; the body's blocks are proxy_buffers' size
                 ProxyBuffers.put(blocks[0]);
                 blocks[0] = null;

@@ -2,12 +2,8 @@ package jinx.proxy.internal;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
 import jinx.http.HttpRequest;
-import jinx.http.ResponseParser;
 import jinx.http.spi.ComplexValue;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
@@ -51,6 +47,8 @@ final class ProxyRequest implements SocketIo.LogContext {
     final EventLoop loop;
     final PeerConnection pc = new PeerConnection();
     final Upstream upstream;
+    /** The {@code proxy_pass} URL: the location's, or the one its variables made for this request. */
+    final ProxyPass pass;
     /** The URI sent, for the request line and logs. */
     final String uri;
     final ProxyVars vars = new ProxyVars();
@@ -62,19 +60,11 @@ final class ProxyRequest implements SocketIo.LogContext {
     private boolean peerHeld;
     private boolean finalized;
     ByteBuffer buffer;
-    final ResponseParser parser = ProxyBuffers.parser();
-    private boolean statusParsed;
-    /** The upstream sent no status line: the response goes on as HTTP/0.9. */
-    boolean http09;
-    private final List<String[]> lines = new ArrayList<>();
+    /** The response's header as read. */
+    final UpstreamHeader in = new UpstreamHeader();
+    /** {@code proxy_buffering}, as the response's {@code X-Accel-Buffering} may change it. */
+    boolean buffering;
     private long tryStart;
-
-    /** The response: status, its line, framing. */
-    int status;
-    String statusLine;
-    long length = -1;
-    boolean chunked;
-    boolean connectionClose;
     boolean headerSentToClient;
     ProxyRelay relay;
     private ProxyTunnel tunnel;
@@ -83,14 +73,15 @@ final class ProxyRequest implements SocketIo.LogContext {
     private final Connection client;
     private final long clientNumber;
 
-    ProxyRequest(HttpRequest r, ProxyLocConf plcf) {
+    ProxyRequest(HttpRequest r, ProxyLocConf plcf, ProxyPass pass, Upstream upstream) {
         this.r = r;
         this.client = r.connection();
         this.clientNumber = client.number;
         this.plcf = plcf;
         this.loop = r.loop();
-        this.upstream = plcf.pass.reference().resolved;
-        this.uri = ProxyRequestHeader.uri(r, plcf.pass);
+        this.pass = pass;
+        this.upstream = upstream;
+        this.uri = ProxyRequestHeader.uri(r, pass, plcf.passValue != null);
     }
 
     /** The content handler's part: read the body, then start. */
@@ -147,13 +138,7 @@ final class ProxyRequest implements SocketIo.LogContext {
         tryStart = loop.wallMillis();
         state = CONNECTING;
         requestSent = false;
-        statusParsed = false;
-        http09 = false;
-        lines.clear();
-        parser.reset();
-        length = -1;
-        chunked = false;
-        connectionClose = false;
+        in.reset();
         int rc = EventConnect.connectPeer(loop, pc);
         vars.addPeer(pc.name);
         // with no live peer the balancer names the group, as nginx's log does: upstream: "http://backend/x"
@@ -348,95 +333,52 @@ final class ProxyRequest implements SocketIo.LogContext {
     }
 
     private int parse() {
-        if (!statusParsed) {
-            int rc = parser.parseStatusLine(buffer);
-            if (rc == Rc.AGAIN) {
-                return rc;
-            }
-            if (rc != Rc.OK) {
-                // nginx passes such a response on as HTTP/0.9: no header, the bytes as they came, then close
-                r.log(LogLevel.ERROR, 0, "upstream sent no valid HTTP/1.0 header");
-                statusParsed = true;
-                http09 = true;
-                status = 200;
-                connectionClose = true;
-                buffer.position(0);
-                return Rc.OK;
-            }
-            statusParsed = true;
-            status = parser.status();
-            statusLine = parser.statusLine();
-            connectionClose = parser.httpVersion() < HttpRequest.VERSION_11;
-        }
-        for (;;) {
-            int rc = parser.parseHeaderLine(buffer);
-            if (rc == Rc.OK) {
-                header(parser.name(), parser.value());
-                continue;
-            }
-            if (rc == ResponseParser.HEADER_DONE) {
-                return Rc.OK;
-            }
-            if (rc == Rc.AGAIN) {
-                return rc;
-            }
-            r.log(LogLevel.ERROR, 0, "upstream sent invalid header");
-            return Rc.ERROR;
-        }
-    }
-
-    private void header(String name, String value) {
-        lines.add(new String[] {name, value});
-        if (name.equalsIgnoreCase("Content-Length")) {
-            try {
-                length = Long.parseLong(value.trim());
-            } catch (NumberFormatException e) {
-                length = -2;
-            }
-        } else if (name.equalsIgnoreCase("Transfer-Encoding")) {
-            chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-        } else if (name.equalsIgnoreCase("Connection")) {
-            String v = value.toLowerCase(Locale.ROOT);
-            if (v.contains("close")) {
-                connectionClose = true;
-            } else if (v.contains("keep-alive")) {
-                connectionClose = false;
-            }
-        }
+        return in.parse(r, buffer);
     }
 
     /** The header is read: try the next peer for a status proxy_next_upstream names, else pass it on. */
     private void headerDone() {
-        vars.header(loop.wallMillis() - tryStart, status);
-        int ft = statusFailure(status);
+        vars.header(loop.wallMillis() - tryStart, in.status);
+        int ft = statusFailure(in.status);
         if (ft != 0 && pc.tries > 1 && (plcf.nextUpstream & ft) != 0 && withinTimeout()) {
             next(ft);
             return;
         }
-        if (length == -2 || (chunked && length >= 0)) {
-            if (length == -2) {
-                r.log(LogLevel.ERROR, 0, "upstream sent invalid \"Content-Length\" header: \"" + lengthText()
-                    + "\"");
-                next(ProxyLocConf.FT_INVALID_HEADER);
-                return;
-            }
-            // nginx: Transfer-Encoding wins, the length is ignored
-            length = -1;
+        if (in.length == UpstreamHeader.INVALID_LENGTH) {
+            r.log(LogLevel.ERROR, 0, "upstream sent invalid \"Content-Length\" header: \""
+                + in.value("Content-Length") + "\"");
+            next(ProxyLocConf.FT_INVALID_HEADER);
+            return;
         }
+        if (in.chunked) {
+            // nginx: Transfer-Encoding wins, the length is ignored
+            in.length = -1;
+        }
+        if (in.status >= 300 && interceptErrors()) {
+            return;
+        }
+        String accel = ProxyAccel.redirectTarget(in, plcf);
+        if (accel != null) {
+            release(0);
+            ProxyAccel.redirect(r, in, plcf, accel);
+            return;
+        }
+        buffering = ProxyAccel.buffering(in, plcf);
+        ProxyAccel.limitRate(r, in, plcf, buffering);
         state = RELAYING;
         r.logAction("reading upstream");
-        ProxyResponse.copy(r, plcf, this, lines);
-        if (http09) {
+        ProxyResponse.copy(r, plcf, this, in.lines);
+        if (in.http09) {
             r.httpVersion = HttpRequest.VERSION_9;
         }
-        if (chunked) {
+        if (in.chunked) {
             r.headersOut.contentLengthN = -1;
         }
-        boolean upgrade = status == 101 && r.headersIn.headers.get("Upgrade") != null;
+        boolean upgrade = in.status == 101 && r.headersIn.headers.get("Upgrade") != null;
         int rc = r.sendHeader();
         headerSentToClient = true;
         if (upgrade) {
-            connectionClose = true;
+            in.connectionClose = true;
             if (rc == Rc.ERROR || rc > Rc.OK) {
                 finish(rc);
                 return;
@@ -454,13 +396,22 @@ final class ProxyRequest implements SocketIo.LogContext {
         relay.start();
     }
 
-    private String lengthText() {
-        for (String[] l : lines) {
-            if (l[0].equalsIgnoreCase("Content-Length")) {
-                return l[1];
+    /**
+     * nginx's {@code ngx_http_upstream_intercept_errors()}: with {@code proxy_intercept_errors on} a status the
+     * location has an {@code error_page} for is answered with that page instead of the upstream's body.
+     */
+    private boolean interceptErrors() {
+        if (plcf.interceptErrors != 1 || !r.hasErrorPage(in.status)) {
+            return false;
+        }
+        if (in.status == 401) {
+            String auth = in.value("WWW-Authenticate");
+            if (auth != null) {
+                r.headersOut.headers.add("WWW-Authenticate", auth);
             }
         }
-        return "";
+        finish(in.status);
+        return true;
     }
 
     private static int statusFailure(int status) {
@@ -545,15 +496,23 @@ final class ProxyRequest implements SocketIo.LogContext {
         if (finalized) {
             return;
         }
-        finalized = true;
-        state = DONE;
-        vars.done(loop.wallMillis() - tryStart);
-        releasePeer(relay != null && relay.keepalive() ? PeerConnection.KEEPALIVE : 0);
-        r.logAction(null);
+        release(relay != null && relay.keepalive() ? PeerConnection.KEEPALIVE : 0);
         if (headerSentToClient && rc != 408 && rc != 499 && (rc == Rc.ERROR || rc >= 300)) {
             rc = Rc.ERROR;
         }
         r.finalizeRequest(rc);
+    }
+
+    /**
+     * nginx's {@code ngx_http_upstream_finalize_request()} up to finalizing the request, which its
+     * {@code NGX_DECLINED} leaves to the caller: the peer released, the request's handlers no longer this one's.
+     */
+    private void release(int peerState) {
+        finalized = true;
+        state = DONE;
+        vars.done(loop.wallMillis() - tryStart);
+        releasePeer(peerState);
+        r.logAction(null);
     }
 
     /** nginx's {@code ngx_http_upstream_check_broken_connection()} for the client's read event. */
@@ -581,7 +540,7 @@ final class ProxyRequest implements SocketIo.LogContext {
             ProxyBuffers.put(header);
             header = null;
         }
-        ProxyBuffers.put(parser);
+        ProxyBuffers.put(in.parser);
         if (tunnel != null) {
             tunnel.release();
         }
@@ -595,12 +554,7 @@ final class ProxyRequest implements SocketIo.LogContext {
 
     /** A response header line's value by name, for {@code $upstream_http_*}; null when absent. */
     String headerValue(String name) {
-        for (String[] l : lines) {
-            if (l[0].equalsIgnoreCase(name)) {
-                return l[1];
-            }
-        }
-        return null;
+        return in.value(name);
     }
 
     Connection upstreamConnection() {

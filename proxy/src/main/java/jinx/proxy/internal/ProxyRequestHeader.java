@@ -23,8 +23,11 @@ final class ProxyRequestHeader {
     private ProxyRequestHeader() {
     }
 
-    /** The URI sent, nginx's rules. */
-    static String uri(HttpRequest r, ProxyPass pass) {
+    /** The URI sent, nginx's rules; a URI part made from variables is sent as it is, without the arguments. */
+    static String uri(HttpRequest r, ProxyPass pass, boolean variables) {
+        if (variables && pass.uri() != null) {
+            return pass.uri();
+        }
         if (pass.uri() == null) {
             if (r.validUnparsedUri() && r.unparsedUri != null) {
                 return r.unparsedUri;
@@ -80,7 +83,7 @@ final class ProxyRequestHeader {
             .append(plcf.httpVersion == HttpRequest.VERSION_11 ? "HTTP/1.1" : "HTTP/1.0").append("\r\n");
         for (ProxyLocConf.HeaderLine h : plcf.headers) {
             String v = switch (h.kind()) {
-                case ProxyLocConf.PROXY_HOST -> plcf.pass.hostHeader();
+                case ProxyLocConf.PROXY_HOST -> p.pass.hostHeader();
                 // nginx's $proxy_internal_body_length: the body's length, or no line
                 case ProxyLocConf.BODY_LENGTH -> bodyLength < 0 ? null : Long.toString(bodyLength);
                 default -> h.value().evaluate(r);

@@ -26,8 +26,8 @@ final class ProxyResponse {
      */
     static boolean copy(HttpRequest r, ProxyLocConf plcf, ProxyRequest p, List<String[]> lines) {
         HeadersOut out = r.headersOut;
-        out.status = p.status;
-        out.statusLine = p.statusLine;
+        out.status = p.in.status;
+        out.statusLine = p.in.statusLine;
         for (String[] line : lines) {
             String name = line[0];
             String value = line[1];
@@ -37,7 +37,7 @@ final class ProxyResponse {
                     continue;
                 }
                 case "upgrade" -> {
-                    if (p.status != 101) {
+                    if (p.in.status != 101) {
                         continue;
                     }
                 }
@@ -49,7 +49,7 @@ final class ProxyResponse {
             }
             switch (lc) {
                 case "content-type" -> out.contentType = value;
-                case "content-length" -> out.contentLengthN = p.length;
+                case "content-length" -> out.contentLengthN = p.in.length;
                 // nginx keeps the upstream's line among the others (headers_out.last_modified is set), so the
                 // header filter sends it in its place rather than at Last-Modified's own
                 case "last-modified" -> out.headers.add(name, value);
@@ -60,6 +60,8 @@ final class ProxyResponse {
                 }
                 case "refresh" -> out.headers.add(name, ProxyRedirect.rewrite(r, plcf, p, value, true));
                 case "etag" -> out.etag = out.headers.add(name, value);
+                case "set-cookie" -> out.headers.add(name,
+                    ProxyCookies.active(plcf) ? ProxyCookies.rewrite(r, plcf, value) : value);
                 case "content-encoding" -> out.contentEncoding = out.headers.add(name, value);
                 case "server" -> {
                     // passed (proxy_pass_header Server): in its place among the lines, the core's own not sent

@@ -41,7 +41,7 @@ final class ProxyVariables {
 
     private void upstream(HttpConfig cf, String name, Function<ProxyVars, String> f) throws ConfException {
         cf.addVariable(name, (r, n) -> {
-            ProxyRequest p = request(r);
+            ProxyRequest p = upstreamOf(r);
             return p == null ? null : f.apply(p.vars);
         }, HttpConfig.VAR_NOCACHEABLE);
     }
@@ -51,9 +51,18 @@ final class ProxyVariables {
         return o instanceof ProxyRequest p ? p : null;
     }
 
+    /**
+     * The request's last upstream, kept across internal redirects: {@code $upstream_*} still name it in a location
+     * an {@code error_page} or {@code X-Accel-Redirect} led to, as nginx's {@code r->upstream} does.
+     */
+    private ProxyRequest upstreamOf(HttpRequest r) {
+        Object o = r.keptCtx(ctxIndex);
+        return o instanceof ProxyRequest p ? p : null;
+    }
+
     private String pass(HttpRequest r, Function<ProxyPass, String> f) {
         ProxyRequest p = request(r);
-        return p == null ? null : f.apply(p.plcf.pass);
+        return p == null ? null : f.apply(p.pass);
     }
 
     private String proxyHost(HttpRequest r) {
@@ -96,8 +105,8 @@ final class ProxyVariables {
     }
 
     private String upstreamHeader(HttpRequest r, String name) {
-        ProxyRequest p = request(r);
-        if (p == null || p.status == 0) {
+        ProxyRequest p = upstreamOf(r);
+        if (p == null || p.in.status == 0) {
             return null;
         }
         String want = name.substring("upstream_http_".length()).replace('_', '-');

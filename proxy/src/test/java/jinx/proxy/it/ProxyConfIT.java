@@ -50,7 +50,14 @@ class ProxyConfIT {
         new Bad("server { location / { proxy_pass http://127.0.0.1; proxy_next_upstream sometimes; } }",
             "invalid value \"sometimes\"", 3),
         new Bad("server { proxy_pass http://127.0.0.1; }", "\"proxy_pass\" directive is not allowed here", 3),
-        new Bad("server { location / { keepalive 2; } }", "\"keepalive\" directive is not allowed here", 3));
+        new Bad("server { location / { keepalive 2; } }", "\"keepalive\" directive is not allowed here", 3),
+        new Bad("proxy_ignore_headers X-Accel-Nothing;", "invalid value \"X-Accel-Nothing\"", 3),
+        new Bad("proxy_intercept_errors maybe;", "invalid value \"maybe\" in \"proxy_intercept_errors\" directive, "
+            + "it must be \"on\" or \"off\"", 3),
+        new Bad("proxy_cookie_domain sometimes;", "invalid parameter \"sometimes\"", 3),
+        new Bad("proxy_cookie_path off;\nproxy_cookie_path /a /b;", "\"proxy_cookie_path\" directive is duplicate", 4),
+        new Bad("server { location / { proxy_pass http://$host; proxy_pass http://127.0.0.1; } }",
+            "\"proxy_pass\" directive is duplicate", 3));
 
     private static String file(String http) {
         return "events { worker_connections 64; }\nhttp {\n" + http + "\n}\n";

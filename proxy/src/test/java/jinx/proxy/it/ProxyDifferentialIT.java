@@ -87,8 +87,62 @@ class ProxyDifferentialIT {
             location /unbuffered/ { proxy_pass http://up/; proxy_buffering off; }
             location /small/ { proxy_pass http://up/; proxy_buffers 4 1k; proxy_buffer_size 1k; }
             location /ka/ { proxy_pass http://upka/; proxy_http_version 1.1; proxy_set_header Connection ""; }
+            location /intercept/ {
+                proxy_pass http://up/;
+                proxy_intercept_errors on;
+                error_page 404 = /fallback;
+                error_page 401 /fallback;
+                error_page 503 @down;
+            }
+            location /nointercept/ { proxy_pass http://up/; error_page 404 = /fallback; }
+            location = /fallback { return 200 "fallback $uri $status\n"; }
+            location @down { return 503 "down\n"; }
+            location /accel/ { proxy_pass http://up/; }
+            location /noaccel/ { proxy_pass http://up/; proxy_ignore_headers X-Accel-Redirect X-Accel-Limit-Rate; }
+            location /files/ { internal; return 200 "internal $uri $args $request_method\n"; }
+            location @named { return 200 "named $uri\n"; }
+            location /cookies/ {
+                proxy_pass http://up/;
+                proxy_cookie_domain backend.example front.example;
+                proxy_cookie_path /app/ /;
+                proxy_cookie_path ~*^/OTHER(.*)$ /moved$1;
+                proxy_cookie_flags one secure httponly samesite=lax;
+                proxy_cookie_flags ~^t nosecure nosamesite;
+            }
+            location /cookies-off/ { proxy_pass http://up/; proxy_cookie_path off; }
+            location /var/ { set $backend up; proxy_pass http://$backend; }
+            location /varuri/ { proxy_pass http://127.0.0.1:%UP%/echo/fixed$is_args$args; }
+            location /varaddr/ { set $b "127.0.0.1:%UP%"; proxy_pass http://$b; add_header X-Addr $upstream_addr; }
+            location /noresolve/ { proxy_pass http://$host.invalid; }
+            location /badprefix/ { proxy_pass $scheme.x://up; }
         }
         """;
+
+    /** The behaviours these cases add to the fake backend. */
+    static void behaviours(FakeUpstream up) {
+        List<String> text = List.of("Content-Type: text/plain");
+        up.on("/xar", (r, ex) -> {
+            String to = switch (r.path()) {
+                case "/xar/named" -> "@named";
+                case "/xar/unsafe" -> "/files/../secret";
+                default -> "/files/doc.txt?x=1";
+            };
+            ex.respond(200, List.of("Content-Type: text/x-accel", "X-Accel-Redirect: " + to, "Set-Cookie: s=1",
+                "Cache-Control: no-store", "X-Other: dropped"), "upstream body\n".getBytes(StandardCharsets.UTF_8));
+        });
+        up.on("/auth", (r, ex) -> ex.respond(401, List.of("Content-Type: text/plain",
+            "WWW-Authenticate: Basic realm=\"x\""), "denied\n".getBytes(StandardCharsets.UTF_8)));
+        up.on("/rate", (r, ex) -> ex.respond(200, List.of("Content-Type: text/plain", "X-Accel-Limit-Rate: 1000000",
+            "X-Accel-Buffering: no"), "rated\n".getBytes(StandardCharsets.UTF_8)));
+        up.on("/setcookies", (r, ex) -> ex.respond(200, List.of("Content-Type: text/plain",
+            "Set-Cookie: a=1; Domain=.backend.example; Path=/app/x",
+            "Set-Cookie: one=2; path=/other;Secure",
+            "Set-Cookie: two=3;  domain=other.example ;path=/OTHER/deep",
+            "Set-Cookie: tlong=4; Secure; SameSite=None; HttpOnly",
+            "Set-Cookie: bare",
+            "Set-Cookie: b=5; Domain=BACKEND.example"), "cookies\n".getBytes(StandardCharsets.UTF_8)));
+        up.on("/plain", (r, ex) -> ex.respond(200, text, "plain\n".getBytes(StandardCharsets.UTF_8)));
+    }
 
     /**
      * A request; {@code broken} when the upstream fails after its header: then only the end counts (the client's
@@ -164,6 +218,26 @@ class ProxyDifferentialIT {
         c.add(new Case("keepalive three", "GET /ka/hello HTTP/1.1\r\nHost: localhost\r\n\r\n"
             + "GET /ka/echo HTTP/1.1\r\nHost: localhost\r\n\r\n"
             + "GET /ka/size/10 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+        c.add(get("intercept 404 to error_page", "/intercept/status/404"));
+        c.add(get("intercept 401 keeps WWW-Authenticate", "/intercept/auth"));
+        c.add(get("intercept 503 to named", "/intercept/status/503"));
+        c.add(get("intercept without a page", "/intercept/status/500"));
+        c.add(get("intercept off", "/nointercept/status/404"));
+        c.add(get("x-accel-redirect", "/accel/xar/files"));
+        c.add(new Case("x-accel-redirect post becomes get", "POST /accel/xar/files HTTP/1.1\r\nHost: localhost\r\n"
+            + "Content-Length: 3\r\nConnection: close\r\n\r\nabc"));
+        c.add(get("x-accel-redirect named", "/accel/xar/named"));
+        c.add(get("x-accel-redirect unsafe", "/accel/xar/unsafe"));
+        c.add(get("x-accel-redirect ignored", "/noaccel/xar/files"));
+        c.add(get("x-accel-limit-rate and buffering", "/accel/rate"));
+        c.add(get("x-accel-limit-rate ignored", "/noaccel/rate"));
+        c.add(get("cookie rewriting", "/cookies/setcookies"));
+        c.add(get("cookie rewriting off", "/cookies-off/setcookies"));
+        c.add(get("variables naming an upstream", "/var/echo?a=1"));
+        c.add(get("variables with a uri", "/varuri/x?q=2"));
+        c.add(get("variables with an address", "/varaddr/plain"));
+        c.add(get("variables without a resolver", "/noresolve/x"));
+        c.add(get("variables with a bad prefix", "/badprefix/x"));
         c.add(new Case("expect", "POST /echo HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\n"
             + "Content-Length: 4\r\nConnection: close\r\n\r\nbody"));
         return c;
@@ -179,6 +253,7 @@ class ProxyDifferentialIT {
         int nginxConnections;
         int jinxConnections;
         try (FakeUpstream up = FakeUpstream.start()) {
+            behaviours(up);
             String http = HTTP.replace("%UP%", Integer.toString(up.port()))
                 .replace("%DEAD%", Integer.toString(ProxySite.freePort()));
             try (ProxySite nginx = ProxySite.nginx(http)) {

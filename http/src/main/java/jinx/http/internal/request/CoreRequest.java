@@ -6,6 +6,7 @@ import java.util.List;
 
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.Captures;
+import jinx.http.internal.core.ErrorPage;
 import jinx.http.internal.core.HttpConfCtx;
 import jinx.http.internal.core.HttpCoreLocConf;
 import jinx.http.internal.core.HttpCoreMainConf;
@@ -699,6 +700,25 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     @Override
     public long limitRate() {
         return limitRate;
+    }
+
+    @Override
+    public void limitRate(long bytesPerSecond) {
+        limitRate = bytesPerSecond;
+    }
+
+    @Override
+    public boolean hasErrorPage(int status) {
+        List<ErrorPage> pages = clcf().errorPages;
+        if (pages == null) {
+            return false;
+        }
+        for (ErrorPage ep : pages) {
+            if (ep.status() == status) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
