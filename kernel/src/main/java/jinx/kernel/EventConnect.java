@@ -1,6 +1,7 @@
 package jinx.kernel;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 
 import jinx.kernel.os.Errors;
 import jinx.kernel.os.NativeIoException;
@@ -71,6 +72,11 @@ public final class EventConnect {
         c.addrText(pc.name);
         pc.connectedAt = loop.wallMillis();
         pc.connection = c;
+        if (pc.local != null && bindLocal(pc, c, fd, sa) != Rc.OK) {
+            loop.closeConnection(c);
+            pc.connection = null;
+            return Rc.ERROR;
+        }
         try {
             if (pc.soKeepalive) {
                 Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_KEEPALIVE, 1);
@@ -115,6 +121,43 @@ public final class EventConnect {
         c.read.error = true;
         c.write.error = true;
         return SocketIo.connectionError(c, new NativeIoException("connect()", err, Errors.text(err)));
+    }
+
+    /**
+     * nginx's {@code pc->local} part of {@code ngx_event_connect_peer()}: {@code IP_TRANSPARENT} when asked,
+     * {@code IP_BIND_ADDRESS_NO_PORT} for a port-less address (the port is then chosen at connect, so many
+     * connections from one address do not run out of ports at bind), then {@code bind()}; a failure is logged at
+     * crit as nginx words it and fails the attempt.
+     */
+    private static int bindLocal(PeerConnection pc, Connection c, int fd, SockAddr peer) {
+        InetSocketAddress local = pc.local instanceof InetSocketAddress in ? in : null;
+        String name = local == null ? String.valueOf(pc.local) : local.getAddress().getHostAddress()
+            + (local.getPort() != 0 ? ":" + local.getPort() : "");
+        try {
+            if (pc.transparent) {
+                Sockets.setsockopt(fd, Platform.IPPROTO_IP, Platform.IP_TRANSPARENT, 1);
+            }
+            if (local != null && local.getPort() == 0 && Platform.IP_BIND_ADDRESS_NO_PORT != 0
+                && peer.family() != Platform.AF_UNIX) {
+                try {
+                    Sockets.setsockopt(fd, Platform.IPPROTO_IP, Platform.IP_BIND_ADDRESS_NO_PORT, 1);
+                } catch (NativeIoException e) {
+                    if (e.errno() != Errors.EOPNOTSUPP && e.errno() != Errors.ENOPROTOOPT) {
+                        SocketIo.log(c, LogLevel.ALERT, e.getMessage() + ", ignored");
+                    }
+                }
+            }
+            Sockets.bind(fd, PeerConnection.toSockAddr(pc.local));
+            return Rc.OK;
+        } catch (NativeIoException e) {
+            String text = e.getMessage().startsWith("bind()") ? "bind(" + name + ") failed (" + e.errno() + ": "
+                + Errors.text(e.errno()) + ")" : e.getMessage();
+            SocketIo.log(c, LogLevel.CRIT, text);
+            return Rc.ERROR;
+        } catch (IllegalArgumentException e) {
+            SocketIo.log(c, LogLevel.CRIT, "bind(" + name + ") failed: " + e.getMessage());
+            return Rc.ERROR;
+        }
     }
 
     /** nginx adds the connection at once where the method can (epoll), and both events one by one elsewhere. */

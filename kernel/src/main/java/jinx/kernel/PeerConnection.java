@@ -66,6 +66,13 @@ public final class PeerConnection {
     public boolean cached;
     /** Set {@code SO_KEEPALIVE} on the socket ({@code proxy_socket_keepalive}). */
     public boolean soKeepalive;
+    /**
+     * The local address to bind before connecting ({@code proxy_bind}), or null; port 0 leaves the port to the
+     * kernel at connect time ({@code IP_BIND_ADDRESS_NO_PORT}). Added in SPI 1.4.
+     */
+    public SocketAddress local;
+    /** Bind {@link #local} with {@code IP_TRANSPARENT}, a foreign address (needs root). Added in SPI 1.4. */
+    public boolean transparent;
     /** The log the connection's events write to. */
     public ErrorLog log;
     /** Where peers come from. */

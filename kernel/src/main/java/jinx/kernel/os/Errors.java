@@ -72,6 +72,10 @@ public final class Errors {
     public static final int ENOSYS = Errno.ENOSYS.intValue();
     /** Invalid argument. */
     public static final int EINVAL = Errno.EINVAL.intValue();
+    /** {@code EOPNOTSUPP}. */
+    public static final int EOPNOTSUPP = Errno.EOPNOTSUPP.intValue();
+    /** {@code ENOPROTOOPT}. */
+    public static final int ENOPROTOOPT = Errno.ENOPROTOOPT.intValue();
 
     private Errors() {
     }

@@ -67,6 +67,8 @@ public final class Platform {
     public static final int SO_LINGER = jnr(SocketOption.SO_LINGER);
     /** {@code SO_ERROR}. */
     public static final int SO_ERROR = jnr(SocketOption.SO_ERROR);
+    /** {@code IPPROTO_IP}. */
+    public static final int IPPROTO_IP = jnr(IPProto.IPPROTO_IP);
     /** {@code IPPROTO_TCP}. */
     public static final int IPPROTO_TCP = jnr(IPProto.IPPROTO_TCP);
     /** {@code IPPROTO_IPV6}. */
@@ -345,6 +347,10 @@ public final class Platform {
     public static final int POSIX_SPAWN_SETSIGDEF = probe("POSIX_SPAWN_SETSIGDEF");
     /** {@code POSIX_SPAWN_SETSID} (glibc 2.26), or 0 when the headers lack it. */
     public static final int POSIX_SPAWN_SETSID = optional("POSIX_SPAWN_SETSID");
+    /** {@code IP_TRANSPARENT} ({@code proxy_bind ... transparent}), or 0 when the headers lack it. */
+    public static final int IP_TRANSPARENT = optional("IP_TRANSPARENT");
+    /** {@code IP_BIND_ADDRESS_NO_PORT} (Linux 4.2), or 0 when the headers lack it. */
+    public static final int IP_BIND_ADDRESS_NO_PORT = optional("IP_BIND_ADDRESS_NO_PORT");
     /** {@code CLOSE_RANGE_CLOEXEC} (glibc 2.34 headers, Linux 5.11), or 0 when the headers lack it. */
     public static final int CLOSE_RANGE_CLOEXEC = optional("CLOSE_RANGE_CLOEXEC");
 

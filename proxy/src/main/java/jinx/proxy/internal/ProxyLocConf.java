@@ -75,6 +75,26 @@ final class ProxyLocConf {
     int buffersNum = Conf.UNSET;
     /** {@code proxy_buffers}: each's size. */
     long buffersSize = Conf.UNSET_LONG;
+    /** {@code proxy_busy_buffers_size} as written here or inherited (nginx's {@code busy_buffers_size_conf}). */
+    long busyBuffersSizeConf = Conf.UNSET_LONG;
+    /** The busy buffers' size in force: {@link #busyBuffersSizeConf}, else twice the larger buffer. */
+    long busyBuffersSize;
+    /** {@code proxy_limit_rate}, bytes per second, 0 for none. */
+    long limitRate = Conf.UNSET_LONG;
+    /** {@code proxy_ignore_client_abort}. */
+    int ignoreClientAbort = Conf.UNSET;
+    /** {@code proxy_headers_hash_max_size}, kept for {@code -T}: Java's tables need no sizing. */
+    long headersHashMaxSize = Conf.UNSET_LONG;
+    /** {@code proxy_headers_hash_bucket_size}, kept as {@link #headersHashMaxSize}. */
+    long headersHashBucketSize = Conf.UNSET_LONG;
+    /** {@code proxy_set_body}, or null. */
+    ComplexValue body;
+    /** {@code proxy_bind}: null while unset or {@code off}. */
+    ComplexValue bind;
+    /** {@code proxy_bind} was written (possibly {@code off}). */
+    boolean bindSet;
+    /** {@code proxy_bind ... transparent}. */
+    boolean bindTransparent;
     /** {@code proxy_pass_request_headers}. */
     int passRequestHeaders = Conf.UNSET;
     /** {@code proxy_pass_request_body}. */

@@ -41,9 +41,27 @@ final class ProxyMerge {
         }
         // nginx's default proxy_busy_buffers_size, twice the larger buffer, and its two checks
         long size = Math.max(conf.bufferSize, conf.buffersSize);
-        if (2 * size > (conf.buffersNum - 1) * conf.buffersSize) {
+        conf.busyBuffersSizeConf = Conf.merge(conf.busyBuffersSizeConf, prev.busyBuffersSizeConf, Conf.UNSET_LONG);
+        conf.busyBuffersSize = conf.busyBuffersSizeConf == Conf.UNSET_LONG ? 2 * size : conf.busyBuffersSizeConf;
+        if (conf.busyBuffersSize < size) {
+            throw new ConfException("\"proxy_busy_buffers_size\" must be equal to or greater than the maximum of "
+                + "the value of \"proxy_buffer_size\" and one of the \"proxy_buffers\"");
+        }
+        if (conf.busyBuffersSize > (conf.buffersNum - 1) * conf.buffersSize) {
             throw new ConfException("\"proxy_busy_buffers_size\" must be less than the size of all "
                 + "\"proxy_buffers\" minus one buffer");
+        }
+        conf.limitRate = Conf.merge(conf.limitRate, prev.limitRate, 0L);
+        conf.ignoreClientAbort = Conf.merge(conf.ignoreClientAbort, prev.ignoreClientAbort, 0);
+        conf.headersHashMaxSize = Conf.merge(conf.headersHashMaxSize, prev.headersHashMaxSize, 512L);
+        conf.headersHashBucketSize = Conf.merge(conf.headersHashBucketSize, prev.headersHashBucketSize, 64L);
+        if (conf.body == null) {
+            conf.body = prev.body;
+        }
+        if (!conf.bindSet) {
+            conf.bind = prev.bind;
+            conf.bindTransparent = prev.bindTransparent;
+            conf.bindSet = prev.bindSet;
         }
         conf.passRequestHeaders = Conf.merge(conf.passRequestHeaders, prev.passRequestHeaders, 1);
         conf.passRequestBody = Conf.merge(conf.passRequestBody, prev.passRequestBody, 1);

@@ -138,6 +138,32 @@ public final class ProxyModule implements JinxModule, HttpModule {
         Directive.of("proxy_cookie_flags", ANY, Arity.ONE_MORE, ProxyLocConf.class, ProxyCookieConf::flags).multi()
             .syntax("off | cookie [flag ...]").defaults("off")
             .describe("Sets one or more flags for the cookie (secure, httponly, samesite=..., and their no forms)."),
+        Directive.of("proxy_busy_buffers_size", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.busyBuffersSizeConf = v))
+            .syntax("size").defaults("8k|16k")
+            .describe("Limits the size of buffers that can be busy sending a response while it is not fully read."),
+        Directive.of("proxy_limit_rate", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.limitRate = v))
+            .syntax("rate").defaults("0")
+            .describe("Limits the speed of reading the response from the proxied server, in bytes per second."),
+        Directive.of("proxy_ignore_client_abort", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.ignoreClientAbort = on ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Whether the proxied request goes on when the client closes the connection first."),
+        Directive.of("proxy_headers_hash_max_size", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.headersHashMaxSize = v))
+            .syntax("size").defaults("512")
+            .describe("Sizes nginx's header hash table; accepted and kept: Java's tables need no sizing."),
+        Directive.of("proxy_headers_hash_bucket_size", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.headersHashBucketSize = v))
+            .syntax("size").defaults("64")
+            .describe("Sizes nginx's header hash buckets; accepted and kept: Java's tables need no sizing."),
+        Directive.of("proxy_set_body", ANY, Arity.TAKE1, ProxyLocConf.class,
+                (cf, c) -> c.body = HttpDirectives.compile(cf, cf.arg(1)))
+            .syntax("value").describe("Sets the request body passed to the proxied server, in place of the client's."),
+        Directive.of("proxy_bind", ANY, Arity.TAKE12, ProxyLocConf.class, ProxyModule::bind)
+            .syntax("address [transparent] | off")
+            .describe("Makes connections to the proxied server originate from the local address given."),
         Directive.of("proxy_redirect", ANY, Arity.TAKE12, ProxyLocConf.class, ProxyModule::redirect).multi()
             .syntax("default", "off", "redirect replacement").defaults("default")
             .describe("Sets the text to change in the Location and Refresh fields of a proxied response."));
@@ -239,6 +265,28 @@ public final class ProxyModule implements JinxModule, HttpModule {
         String name = cf.arg(1);
         conf.setHeaders.add(new ProxyLocConf.HeaderLine(name, lower(name), HttpDirectives.compile(cf, cf.arg(2)),
             ProxyLocConf.VALUE));
+    }
+
+    /** nginx's {@code ngx_http_upstream_bind_set_slot()}. */
+    private static void bind(ConfContext cf, ProxyLocConf conf) throws ConfException {
+        if (conf.bindSet) {
+            throw new ConfException("\"proxy_bind\" directive is duplicate");
+        }
+        conf.bindSet = true;
+        String v = cf.arg(1);
+        if (v.equals("off")) {
+            return;
+        }
+        if (cf.args().size() == 3) {
+            if (!cf.arg(2).equals("transparent")) {
+                throw new ConfException("invalid parameter \"" + cf.arg(2) + "\"");
+            }
+            conf.bindTransparent = true;
+        }
+        if (v.indexOf('$') < 0 && ProxyBind.parse(v) == null) {
+            throw new ConfException("invalid address \"" + v + "\"");
+        }
+        conf.bind = HttpDirectives.compile(cf, v);
     }
 
     private static void buffers(ConfContext cf, ProxyLocConf conf) throws ConfException {

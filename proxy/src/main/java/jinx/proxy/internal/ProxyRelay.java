@@ -43,6 +43,10 @@ final class ProxyRelay {
     private boolean complete;
     private boolean exact = true;
     private boolean lastSent;
+    /** {@code proxy_limit_rate} (buffered responses only, as in nginx), and what was read since it started. */
+    private final long limitRate;
+    private final long rateStartSec;
+    private long readLength;
     private boolean running;
 
     ProxyRelay(ProxyRequest p) {
@@ -50,6 +54,8 @@ final class ProxyRelay {
         this.r = p.r;
         this.loop = p.loop;
         ProxyLocConf plcf = p.plcf;
+        this.limitRate = p.buffering ? plcf.limitRate : 0;
+        this.rateStartSec = loop.wallMillis() / 1000;
         int n = Math.max(1, plcf.buffersNum);
         int count = p.buffering ? n + 1 : 1;
         blocks = new ByteBuffer[count];
@@ -155,7 +161,21 @@ final class ProxyRelay {
                     block = ProxyBuffers.get((int) p.plcf.buffersSize);
                     blocks[b] = block;
                 }
-                int n = u.io().recv(u, block.clear());
+                block.clear();
+                if (limitRate > 0) {
+                    if (u.read.delayed) {
+                        break;
+                    }
+                    long limit = rateLimit();
+                    if (limit <= 0) {
+                        // nginx's event pipe: wait until the rate allows the next byte
+                        u.read.delayed = true;
+                        loop.addTimer(u.read, -limit * 1000 / limitRate + 1);
+                        break;
+                    }
+                    block.limit((int) Math.min(block.capacity(), limit));
+                }
+                int n = u.io().recv(u, block);
                 if (n == Rc.AGAIN) {
                     break;
                 }
@@ -173,6 +193,7 @@ final class ProxyRelay {
                     return;
                 }
                 p.vars.received(n);
+                readLength += n;
                 BufChain c = frame(b, 0, n);
                 if (c == ERROR_CHAIN) {
                     return;
@@ -212,17 +233,34 @@ final class ProxyRelay {
                     }
                 }
                 loop.deleteTimer(u.read);
+                // a rate delay ends too: the next run computes it again
+                u.read.delayed = false;
                 if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
                     p.finish(502);
                 }
                 return;
             }
-            loop.addTimer(u.read, p.plcf.readTimeout);
+            if (!u.read.delayed) {
+                loop.addTimer(u.read, p.plcf.readTimeout);
+            }
             if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
                 p.finish(502);
             }
             return;
         }
+    }
+
+    /** nginx's {@code p->limit_rate * (ngx_time() - p->start_sec + 1) - p->read_length}: what may be read now. */
+    private long rateLimit() {
+        return limitRate * (loop.wallMillis() / 1000 - rateStartSec + 1) - readLength;
+    }
+
+    /** The rate's delay is over: read on. */
+    void rateDelayOver() {
+        Connection u = p.upstreamConnection();
+        u.read.timedout = false;
+        u.read.delayed = false;
+        run();
     }
 
     /** Frames bytes [from, to) of a block; returns buffers over the body's bytes, null for none. */

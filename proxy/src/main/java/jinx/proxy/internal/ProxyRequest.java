@@ -103,7 +103,13 @@ final class ProxyRequest implements SocketIo.LogContext {
         if (r.headersIn.chunked) {
             bodyLength = body != null ? body.size() : 0;
         }
-        header = ProxyRequestHeader.create(r, plcf, this, bodyLength);
+        // proxy_set_body: its value is the body sent, and its length the length
+        String setBody = plcf.body != null ? plcf.body.evaluate(r) : null;
+        if (setBody != null) {
+            bodyLength = setBody.length();
+        }
+        header = ProxyRequestHeader.create(r, plcf, this, bodyLength, setBody);
+        ProxyBind.apply(r, plcf, pc);
         upstream.start(loop, pc, hashKey());
         if (plcf.nextUpstreamTries > 0 && pc.tries > plcf.nextUpstreamTries) {
             pc.tries = plcf.nextUpstreamTries;
@@ -149,6 +155,7 @@ final class ProxyRequest implements SocketIo.LogContext {
             return;
         }
         if (rc == Rc.ERROR) {
+            vars.noStatus();
             finish(500);
             return;
         }
@@ -173,7 +180,7 @@ final class ProxyRequest implements SocketIo.LogContext {
     private BufChain chain() {
         BufChain first = BufChain.of(Buf.of(header.duplicate()));
         BufChain last = first;
-        BufChain body = plcf.passRequestBody == 1 ? r.requestBodyBufs() : null;
+        BufChain body = plcf.passRequestBody == 1 && plcf.body == null ? r.requestBodyBufs() : null;
         for (BufChain cl = body; cl != null; cl = cl.next) {
             Buf src = cl.buf;
             Buf b = new Buf();
@@ -226,6 +233,10 @@ final class ProxyRequest implements SocketIo.LogContext {
 
     private void upstreamRead(Event ev) {
         if (finalized) {
+            return;
+        }
+        if (ev.timedout && ev.delayed && state == RELAYING) {
+            relay.rateDelayOver();
             return;
         }
         if (ev.timedout) {
@@ -519,6 +530,11 @@ final class ProxyRequest implements SocketIo.LogContext {
     private void checkBroken(HttpRequest req) {
         Connection c = req.connection();
         if (finalized) {
+            return;
+        }
+        if (plcf.ignoreClientAbort == 1) {
+            // proxy_ignore_client_abort: the upstream's answer is read to the end whatever the client does
+            req.readEventHandler(null);
             return;
         }
         if (c.read.eof || c.read.pendingEof || c.read.error) {

@@ -75,8 +75,8 @@ final class ProxyRequestHeader {
         return sb == null ? s : sb.toString();
     }
 
-    /** The whole header, as bytes in a direct buffer ready to send. */
-    static ByteBuffer create(HttpRequest r, ProxyLocConf plcf, ProxyRequest p, long bodyLength) {
+    /** The whole header (and {@code proxy_set_body}'s body), as bytes in a direct buffer ready to send. */
+    static ByteBuffer create(HttpRequest r, ProxyLocConf plcf, ProxyRequest p, long bodyLength, String body) {
         StringBuilder sb = new StringBuilder(512);
         String method = plcf.method != null ? plcf.method.evaluate(r) : r.methodName;
         sb.append(method).append(' ').append(p.uri).append(' ')
@@ -102,6 +102,9 @@ final class ProxyRequestHeader {
             }
         }
         sb.append("\r\n");
+        if (body != null) {
+            sb.append(body);
+        }
         // a pooled direct buffer of the next power of two: allocateDirect per request costs more than the rest
         int n = sb.length();
         ByteBuffer b = ProxyBuffers.get(Math.max(1024, Integer.highestOneBit(n - 1) << 1));

@@ -58,6 +58,11 @@ final class ProxyVars {
         status = code;
     }
 
+    /** The try never reached the peer (no socket, no slot, a failed bind): nginx prints no status for it. */
+    void noStatus() {
+        status = -1;
+    }
+
     void done(long ms) {
         closeTry(ms);
     }
@@ -75,7 +80,11 @@ final class ProxyVars {
             headered = true;
             headerTimes.append('-');
         }
-        statuses.append(status == 0 ? 502 : status);
+        if (status < 0) {
+            statuses.append('-');
+        } else {
+            statuses.append(status == 0 ? 502 : status);
+        }
         responseTimes.append(ms < 0 ? "-" : seconds(ms));
     }
 

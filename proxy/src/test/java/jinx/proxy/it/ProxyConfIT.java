@@ -56,6 +56,13 @@ class ProxyConfIT {
             + "it must be \"on\" or \"off\"", 3),
         new Bad("proxy_cookie_domain sometimes;", "invalid parameter \"sometimes\"", 3),
         new Bad("proxy_cookie_path off;\nproxy_cookie_path /a /b;", "\"proxy_cookie_path\" directive is duplicate", 4),
+        new Bad("proxy_bind nowhere;", "invalid address \"nowhere\"", 3),
+        new Bad("proxy_bind 127.0.0.1 opaque;", "invalid parameter \"opaque\"", 3),
+        new Bad("server {\nlocation / { proxy_busy_buffers_size 1k; proxy_pass http://127.0.0.1; } }",
+            "\"proxy_busy_buffers_size\" must be equal to or greater than the maximum of the value of "
+                + "\"proxy_buffer_size\" and one of the \"proxy_buffers\"", 5),
+        new Bad("server {\nlocation / { proxy_busy_buffers_size 64k; proxy_pass http://127.0.0.1; } }",
+            "\"proxy_busy_buffers_size\" must be less than the size of all \"proxy_buffers\" minus one buffer", 5),
         new Bad("server { location / { proxy_pass http://$host; proxy_pass http://127.0.0.1; } }",
             "\"proxy_pass\" directive is duplicate", 3));
 
