@@ -537,6 +537,55 @@ public abstract class HttpRequest {
     }
 
     /**
+     * Asks that the body {@link #readClientRequestBody} reads be passed on as it comes rather than read whole first
+     * (nginx's {@code r->request_body_no_buffering}, {@code proxy_request_buffering off}): the post handler then runs
+     * once what came with the header is read, {@link #readingBody()} tells whether more is to come, and the caller
+     * takes the body piece by piece with {@link #readUnbufferedRequestBody()} and {@link #takeRequestBodyBufs()}.
+     * Set before reading the body. Added in SPI 1.4.
+     *
+     * @param on whether to pass the body on unbuffered
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public void requestBodyNoBuffering(boolean on) {
+        throw new UnsupportedOperationException("requestBodyNoBuffering() needs a request of the HTTP core");
+    }
+
+    /**
+     * Tells whether an unbuffered body has more to come (nginx's {@code r->reading_body}). Added in SPI 1.4.
+     *
+     * @return true while the client is still sending the body
+     */
+    public boolean readingBody() {
+        return false;
+    }
+
+    /**
+     * Reads what the client has sent of an unbuffered body (nginx's {@code ngx_http_read_unbuffered_request_body()}):
+     * the pieces read wait in {@link #takeRequestBodyBufs()}. The core's receive buffer is reused only once every
+     * piece taken from it was consumed (its position at its limit), so a consumer that does not keep up stops the
+     * reading, and the client with it. While more is to come the request's {@link #readEventHandler read handler}
+     * runs when the client sends again, or when {@code client_body_timeout} expires. Added in SPI 1.4.
+     *
+     * @return {@link jinx.kernel.Rc#OK} when the whole body was read, {@link jinx.kernel.Rc#AGAIN} when more is to
+     *     come, or an HTTP status (400, 408, 413, 500) to end the request with
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public int readUnbufferedRequestBody() {
+        throw new UnsupportedOperationException("readUnbufferedRequestBody() needs a request of the HTTP core");
+    }
+
+    /**
+     * Takes the pieces of an unbuffered body read since the last call (nginx's {@code out = r->request_body->bufs;
+     * r->request_body->bufs = NULL}): memory buffers to send and consume, the last one flagged {@code last}. Added
+     * in SPI 1.4.
+     *
+     * @return the chain, or null when nothing new was read
+     */
+    public BufChain takeRequestBodyBufs() {
+        return null;
+    }
+
+    /**
      * Tells whether the location has an {@code error_page} for {@code status} (nginx's loop over
      * {@code clcf->error_pages} in {@code ngx_http_upstream_intercept_errors()}): a module that passes a response
      * from elsewhere ({@code proxy_intercept_errors}) finalizes the request with the status instead, so that the

@@ -34,6 +34,8 @@ final class ProxyLocConf {
     static final int PROXY_HOST = 1;
     /** A header line's value is the body's length ({@code $proxy_internal_body_length}), or no line. */
     static final int BODY_LENGTH = 2;
+    /** A header line's value is {@code chunked} for a streamed chunked body ({@code $proxy_internal_chunked}). */
+    static final int CHUNKED = 3;
 
     /** One header line to send: a name and a value, empty values not sent (nginx's proxy headers). */
     record HeaderLine(String name, String lowcase, ComplexValue value, int kind) {
@@ -95,6 +97,8 @@ final class ProxyLocConf {
     boolean bindSet;
     /** {@code proxy_bind ... transparent}. */
     boolean bindTransparent;
+    /** {@code proxy_request_buffering}. */
+    int requestBuffering = Conf.UNSET;
     /** {@code proxy_pass_request_headers}. */
     int passRequestHeaders = Conf.UNSET;
     /** {@code proxy_pass_request_body}. */

@@ -65,6 +65,7 @@ final class ProxyMerge {
         }
         conf.passRequestHeaders = Conf.merge(conf.passRequestHeaders, prev.passRequestHeaders, 1);
         conf.passRequestBody = Conf.merge(conf.passRequestBody, prev.passRequestBody, 1);
+        conf.requestBuffering = Conf.merge(conf.requestBuffering, prev.requestBuffering, 1);
         conf.interceptErrors = Conf.merge(conf.interceptErrors, prev.interceptErrors, 0);
         conf.ignoreHeaders = Conf.merge(conf.ignoreHeaders, prev.ignoreHeaders, 0);
         conf.nextUpstream = Conf.merge(conf.nextUpstream, prev.nextUpstream,
@@ -109,7 +110,8 @@ final class ProxyMerge {
         defaultLine(lines, names, "Host", null, ProxyLocConf.PROXY_HOST);
         defaultLine(lines, names, "Connection", Values.fixed("close"), ProxyLocConf.VALUE);
         defaultLine(lines, names, "Content-Length", null, ProxyLocConf.BODY_LENGTH);
-        for (String name : List.of("Transfer-Encoding", "TE", "Keep-Alive", "Expect", "Upgrade")) {
+        defaultLine(lines, names, "Transfer-Encoding", null, ProxyLocConf.CHUNKED);
+        for (String name : List.of("TE", "Keep-Alive", "Expect", "Upgrade")) {
             defaultLine(lines, names, name, Values.fixed(""), ProxyLocConf.VALUE);
         }
         conf.headers = lines;

@@ -104,6 +104,10 @@ public final class ProxyModule implements JinxModule, HttpModule {
         Directive.of("proxy_pass_request_headers", ANY, Arity.FLAG, ProxyLocConf.class,
                 Slots.flag((ProxyLocConf c, boolean on) -> c.passRequestHeaders = on ? 1 : 0))
             .syntax("on | off").defaults("on").describe("Passes the client's header fields to the proxied server."),
+        Directive.of("proxy_request_buffering", ANY, Arity.FLAG, ProxyLocConf.class,
+                Slots.flag((ProxyLocConf c, boolean on) -> c.requestBuffering = on ? 1 : 0))
+            .syntax("on | off").defaults("on")
+            .describe("Reads the whole client body before proxying (on), or passes it on as it comes (off)."),
         Directive.of("proxy_pass_request_body", ANY, Arity.FLAG, ProxyLocConf.class,
                 Slots.flag((ProxyLocConf c, boolean on) -> c.passRequestBody = on ? 1 : 0))
             .syntax("on | off").defaults("on").describe("Passes the client's request body to the proxied server."),

@@ -5,10 +5,8 @@ import java.nio.charset.StandardCharsets;
 
 import jinx.http.HttpRequest;
 import jinx.http.spi.ComplexValue;
-import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
-import jinx.kernel.ConnectionIo;
 import jinx.kernel.Event;
 import jinx.kernel.EventConnect;
 import jinx.kernel.EventLoop;
@@ -55,7 +53,8 @@ final class ProxyRequest implements SocketIo.LogContext {
 
     private int state = CONNECTING;
     private ByteBuffer header;
-    private BufChain toSend;
+    /** The request on its way: the header and the body, buffered or streamed. */
+    private ProxySend send;
     private boolean requestSent;
     private boolean peerHeld;
     private boolean finalized;
@@ -86,6 +85,9 @@ final class ProxyRequest implements SocketIo.LogContext {
 
     /** The content handler's part: read the body, then start. */
     int handle() {
+        if (ProxySend.streams(r, plcf)) {
+            r.requestBodyNoBuffering(true);
+        }
         int rc = r.readClientRequestBody(this::init);
         if (rc >= 300) {
             return rc;
@@ -98,10 +100,13 @@ final class ProxyRequest implements SocketIo.LogContext {
         r.addCleanup(this::cleanup);
         // nginx's $proxy_internal_body_length: the client's length (a chunked body's once read), sent even with
         // proxy_pass_request_body off, which is why nginx's docs pair that with proxy_set_header Content-Length ""
+        // a body that came whole with the header is sent as a buffered one, as nginx clears no_buffering then
+        send = new ProxySend(r, plcf, r.readingBody());
         long bodyLength = r.headersIn.contentLengthN;
         BufChain body = r.requestBodyBufs();
         if (r.headersIn.chunked) {
-            bodyLength = body != null ? body.size() : 0;
+            // a streamed chunked body goes on chunked, with no length
+            bodyLength = send.unbuffered ? -1 : body != null ? body.size() : 0;
         }
         // proxy_set_body: its value is the body sent, and its length the length
         String setBody = plcf.body != null ? plcf.body.evaluate(r) : null;
@@ -117,7 +122,7 @@ final class ProxyRequest implements SocketIo.LogContext {
         pc.log = r.connection().log;
         pc.soKeepalive = plcf.socketKeepalive == 1;
         pc.start = loop.wallMillis();
-        r.readEventHandler(this::checkBroken);
+        r.readEventHandler(send.unbuffered && r.readingBody() ? this::clientBody : this::checkBroken);
         r.writeEventHandler(null);
         connect();
     }
@@ -168,37 +173,12 @@ final class ProxyRequest implements SocketIo.LogContext {
         c.data = this;
         c.read.handler = this::onUpstreamRead;
         c.write.handler = this::onUpstreamWrite;
-        toSend = chain();
+        send.start(header);
         if (rc == Rc.AGAIN) {
             loop.addTimer(c.write, plcf.connectTimeout);
             return;
         }
         sendRequest();
-    }
-
-    /** The header and the body's buffers, as copies: a retry sends them again from the start. */
-    private BufChain chain() {
-        BufChain first = BufChain.of(Buf.of(header.duplicate()));
-        BufChain last = first;
-        BufChain body = plcf.passRequestBody == 1 && plcf.body == null ? r.requestBodyBufs() : null;
-        for (BufChain cl = body; cl != null; cl = cl.next) {
-            Buf src = cl.buf;
-            Buf b = new Buf();
-            if (src.inFile) {
-                b.inFile = true;
-                b.fileFd = src.fileFd;
-                b.fileName = src.fileName;
-                b.filePos = src.filePos;
-                b.fileLast = src.fileLast;
-            } else if (src.mem != null) {
-                b.mem = src.mem.duplicate();
-            } else {
-                continue;
-            }
-            last.next = BufChain.of(b);
-            last = last.next;
-        }
-        return first;
     }
 
     /** nginx's {@code ngx_http_upstream_handler()}: the handler, then what it posted on the client's connection. */
@@ -273,13 +253,16 @@ final class ProxyRequest implements SocketIo.LogContext {
             state = SENDING;
             r.logAction("sending request to upstream");
         }
-        BufChain rest = c.io().sendChain(c, toSend, 0);
-        if (rest == ConnectionIo.CHAIN_ERROR) {
+        int rc = send.send(c);
+        if (rc == Rc.ERROR) {
             next(ProxyLocConf.FT_ERROR);
             return;
         }
-        toSend = rest;
-        if (rest != null) {
+        if (rc >= 300) {
+            finish(rc);
+            return;
+        }
+        if (rc == ProxySend.UPSTREAM) {
             loop.addTimer(c.write, plcf.sendTimeout);
             if (loop.handleWriteEvent(c.write) != Rc.OK) {
                 next(ProxyLocConf.FT_ERROR);
@@ -287,6 +270,13 @@ final class ProxyRequest implements SocketIo.LogContext {
             return;
         }
         loop.deleteTimer(c.write);
+        if (rc == ProxySend.CLIENT) {
+            // the client's next piece of the body (or its client_body_timeout) comes through clientBody
+            return;
+        }
+        if (send.unbuffered) {
+            r.readEventHandler(this::checkBroken);
+        }
         requestSent = true;
         state = READING_HEADER;
         r.logAction("reading response header from upstream");
@@ -470,7 +460,7 @@ final class ProxyRequest implements SocketIo.LogContext {
         if (cachedError) {
             pc.tries++;
         }
-        if (pc.tries == 0 || (plcf.nextUpstream & ft) == 0 || !withinTimeout()
+        if (pc.tries == 0 || (plcf.nextUpstream & ft) == 0 || !withinTimeout() || send.bodyTaken
             || (requestSent && nonIdempotent() && (plcf.nextUpstream & ProxyLocConf.FT_NON_IDEMPOTENT) == 0)) {
             finish(status);
             return;
@@ -526,6 +516,19 @@ final class ProxyRequest implements SocketIo.LogContext {
         r.logAction(null);
     }
 
+    /** nginx's {@code ngx_http_upstream_read_request_handler()}: more of a streamed body, or its timeout. */
+    private void clientBody(HttpRequest req) {
+        if (finalized) {
+            return;
+        }
+        if (state == SENDING) {
+            sendRequest();
+        } else if (req.connection().read.timedout) {
+            req.connection().timedout = true;
+            finish(408);
+        }
+    }
+
     /** nginx's {@code ngx_http_upstream_check_broken_connection()} for the client's read event. */
     private void checkBroken(HttpRequest req) {
         Connection c = req.connection();
@@ -566,6 +569,11 @@ final class ProxyRequest implements SocketIo.LogContext {
             ProxyBuffers.put(buffer);
         }
         buffer = null;
+    }
+
+    /** A streamed chunked body goes on chunked: nginx's {@code $proxy_internal_chunked}. */
+    boolean streamsChunked() {
+        return send.unbuffered && r.headersIn.chunked;
     }
 
     /** A response header line's value by name, for {@code $upstream_http_*}; null when absent. */

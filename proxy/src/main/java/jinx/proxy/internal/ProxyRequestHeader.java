@@ -86,6 +86,7 @@ final class ProxyRequestHeader {
                 case ProxyLocConf.PROXY_HOST -> p.pass.hostHeader();
                 // nginx's $proxy_internal_body_length: the body's length, or no line
                 case ProxyLocConf.BODY_LENGTH -> bodyLength < 0 ? null : Long.toString(bodyLength);
+                case ProxyLocConf.CHUNKED -> p.streamsChunked() ? "chunked" : null;
                 default -> h.value().evaluate(r);
             };
             if (v == null || v.isEmpty()) {

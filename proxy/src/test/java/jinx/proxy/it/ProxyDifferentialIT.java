@@ -119,6 +119,8 @@ class ProxyDifferentialIT {
             location /bind/ { proxy_pass http://up/; proxy_bind 127.0.0.1; }
             location /bindvar/ { proxy_pass http://up/; proxy_bind $arg_addr; }
             location /badbind/ { proxy_pass http://up/; proxy_bind 192.0.2.1; }
+            location /stream/ { proxy_pass http://up/; proxy_request_buffering off; }
+            location /stream11/ { proxy_pass http://up/; proxy_request_buffering off; proxy_http_version 1.1; }
             location /rated/ { proxy_pass http://up/; proxy_limit_rate 1m; proxy_busy_buffers_size 16k; }
         }
         """;
@@ -251,6 +253,13 @@ class ProxyDifferentialIT {
         c.add(get("bind from a bad variable", "/bindvar/echo?addr=nowhere"));
         c.add(get("bind that fails", "/badbind/echo"));
         c.add(get("limit rate", "/rated/size/50000"));
+        c.add(new Case("streamed body with length", "POST /stream/echo HTTP/1.1\r\nHost: localhost\r\n"
+            + "Content-Length: 11\r\nConnection: close\r\n\r\nhello world"));
+        c.add(new Case("streamed chunked to http/1.0 is buffered", "POST /stream/echo HTTP/1.1\r\nHost: localhost\r\n"
+            + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"));
+        c.add(new Case("streamed chunked to http/1.1", "POST /stream11/echo HTTP/1.1\r\nHost: localhost\r\n"
+            + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"));
+        c.add(get("streamed without a body", "/stream/hello"));
         c.add(new Case("expect", "POST /echo HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\n"
             + "Content-Length: 4\r\nConnection: close\r\n\r\nbody"));
         return c;

@@ -43,7 +43,7 @@ public final class HttpRequestBody {
     private static final LoopLocal<ByteBuffer> DISCARD =
         new LoopLocal<>(() -> ByteBuffer.allocateDirect(DISCARD_BUFFER_SIZE));
 
-    private static final RequestEventHandler BLOCK_READING = r -> HttpEvents.delLevel(r.connection().read);
+    static final RequestEventHandler BLOCK_READING = r -> HttpEvents.delLevel(r.connection().read);
     private static final RequestEventHandler EMPTY = r -> { };
 
     private HttpRequestBody() {
@@ -101,6 +101,7 @@ public final class HttpRequestBody {
         }
         RequestBody rb = new RequestBody();
         rb.postHandler = postHandler;
+        rb.noBuffering = r.requestBodyNoBuffering;
         r.requestBody = rb;
         r.addCleanup(() -> free(rb));
         if (r.headersIn.contentLengthN < 0 && !r.headersIn.chunked) {
@@ -127,6 +128,9 @@ public final class HttpRequestBody {
         if (rb.rest < 0) {
             r.log(LogLevel.ALERT, "negative request body rest");
             return 500;
+        }
+        if (rb.noBuffering) {
+            return UnbufferedRequestBody.start(r, rb);
         }
         HttpCoreLocConf clcf = r.clcf();
         long size = clcf.clientBodyBufferSize;
@@ -471,7 +475,7 @@ public final class HttpRequestBody {
     }
 
     /** Pool sizes are powers of two from 1k, so that bodies of every length share a few free lists. */
-    private static int poolSize(int size) {
+    static int poolSize(int size) {
         int cap = 1024;
         while (cap < size) {
             cap <<= 1;

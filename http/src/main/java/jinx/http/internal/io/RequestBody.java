@@ -38,6 +38,10 @@ public final class RequestBody {
     boolean lastSaved;
     /** What to run when the body is read. */
     Runnable postHandler;
+    /** The body is passed on unbuffered: kept in memory only, taken piece by piece. */
+    boolean noBuffering;
+    /** Pieces over {@link #buf} taken and not all consumed yet (nginx's {@code rb->busy}). */
+    BufChain busy;
 
     RequestBody() {
     }

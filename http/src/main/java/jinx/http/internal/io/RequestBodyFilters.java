@@ -140,6 +140,10 @@ final class RequestBodyFilters {
                 rb.append(cl.buf);
             }
         }
+        if (rb.noBuffering) {
+            // the consumer takes the pieces as they come: nothing goes to a file
+            return Rc.OK;
+        }
         if (rb.rest > 0) {
             if (rb.buf != null && rb.bufLast == rb.bufEnd && writeRequestBody(r, rb) != Rc.OK) {
                 return 500;

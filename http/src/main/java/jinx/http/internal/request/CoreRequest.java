@@ -14,6 +14,7 @@ import jinx.http.internal.core.HttpCoreSrvConf;
 import jinx.http.internal.core.LocationMatch;
 import jinx.http.internal.io.HttpRequestBody;
 import jinx.http.internal.io.RequestBody;
+import jinx.http.internal.io.UnbufferedRequestBody;
 import jinx.http.internal.parse.HttpParseState;
 import jinx.http.internal.variables.RequestFacts;
 import jinx.http.spi.PhaseHandler;
@@ -118,6 +119,8 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     public long headerSize;
     /** The request body's state, owned by the body code (nginx's {@code r->request_body}), or null. */
     public Object requestBody;
+    /** The body is passed on as it comes rather than read whole first (nginx's {@code request_body_no_buffering}). */
+    public boolean requestBodyNoBuffering;
 
     /** {@code Keep-Alive: timeout=} as sent (nginx's {@code headers_in.keep_alive_n}), -1 when absent. */
     long keepAliveN = -1;
@@ -227,6 +230,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         limitRate = 0;
         headerSize = 0;
         requestBody = null;
+        requestBodyNoBuffering = false;
         keepAliveN = -1;
         msie = false;
         msie6 = false;
@@ -252,6 +256,26 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     @Override
     public BufChain requestBodyBufs() {
         return requestBody instanceof RequestBody rb ? rb.bufs() : null;
+    }
+
+    @Override
+    public void requestBodyNoBuffering(boolean on) {
+        requestBodyNoBuffering = on;
+    }
+
+    @Override
+    public boolean readingBody() {
+        return readingBody;
+    }
+
+    @Override
+    public int readUnbufferedRequestBody() {
+        return UnbufferedRequestBody.read(this);
+    }
+
+    @Override
+    public BufChain takeRequestBodyBufs() {
+        return UnbufferedRequestBody.take(this);
     }
 
     @Override
