@@ -134,6 +134,12 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     public boolean safari;
     /** Konqueror. */
     public boolean konqueror;
+    /** {@code ngx_http_gzip_ok()} has run (nginx's {@code r->gzip_tested}). */
+    public boolean gzipTested;
+    /** Its answer (nginx's {@code r->gzip_ok}). */
+    public boolean gzipOk;
+    /** A gzip module looked at the response: {@code gzip_vary} adds its line (nginx's {@code r->gzip_vary}). */
+    public boolean gzipVary;
 
     /** The variable cache (nginx's {@code r->variables}), made on first use. */
     public String[] variableCache;
@@ -234,6 +240,9 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         chrome = false;
         safari = false;
         konqueror = false;
+        gzipTested = false;
+        gzipOk = false;
+        gzipVary = false;
         variableCache = null;
         cleanups = null;
         upstreamLogName = null;
