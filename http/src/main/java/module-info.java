@@ -19,6 +19,8 @@ module jinx.http {
         jinx.http.internal.modules.SplitClientsModule,
         jinx.http.internal.modules.AccessModule,
         jinx.http.internal.modules.RealIpModule,
+        jinx.http.internal.modules.LimitReqModule,
+        jinx.http.internal.modules.LimitConnModule,
         jinx.http.internal.modules.GeoModule,
         jinx.http.internal.modules.AuthBasicModule,
         jinx.http.internal.modules.IndexModule,

@@ -25,6 +25,8 @@ public final class BuiltinOrder {
         "http_variables",
         "http_log",
         "http_realip",
+        "http_limit_req",
+        "http_limit_conn",
         "http_rewrite",
         "http_access",
         "http_auth_basic",
