@@ -177,13 +177,25 @@ public final class Bench {
         random.nextBytes(m);
         Files.write(dir.resolve("1k.bin"), k);
         Files.write(dir.resolve("1m.bin"), m);
+        // gzip-100k: an HTML page of about 100 KB that compresses as pages do (about 4:1 at level 1)
+        StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html><head><title>bench</title></head><body>\n");
+        for (int i = 0; page.length() < 100 * 1024; i++) {
+            page.append("<div class=\"item item-").append(i % 13).append("\"><a href=\"/p/").append(i)
+                .append("\">Item ").append(i).append("</a> <span>").append(Integer.toString(random.nextInt(), 36))
+                .append("</span></div>\n");
+        }
+        Files.createDirectories(dir.resolve("gz"));
+        Files.writeString(dir.resolve("gz/page.html"), page.append("</body></html>\n"));
+        Files.setPosixFilePermissions(dir.resolve("gz"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        // limit-hello: a file of "hello\n" behind limit_req (a return would answer before PREACCESS)
+        Files.writeString(dir.resolve("hello.txt"), "hello\n");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         return dir;
     }
 
     /** Checks that both servers answer with the same bytes apart from Date and Server. */
     private void compare(Server[] pair) {
-        for (String path : List.of("/hello", "/1k.bin", "/proxy/hello", "/proxy/1k.bin")) {
+        for (String path : List.of("/hello", "/1k.bin", "/proxy/hello", "/proxy/1k.bin", "/limited")) {
             String a = normalized(pair[0].get(path));
             String b = normalized(pair[1].get(path));
             if (!a.equals(b)) {

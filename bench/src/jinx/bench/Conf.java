@@ -49,6 +49,7 @@ final class Conf {
             + "    keepalive_timeout 300s;\n"
             + (accessLog ? "    access_log logs/access.log;\n" : "    access_log off;\n")
             + proxies(backend)
+            + "    limit_req_zone $binary_remote_addr zone=bench:1m rate=10000000r/s;\n"
             + "    server {\n"
             + "        listen 127.0.0.1:" + port + ";\n"
             + "        server_name localhost;\n"
@@ -57,6 +58,14 @@ final class Conf {
             + "            return 200 \"hello\\n\";\n"
             + "        }\n"
             + "        location / {\n"
+            + "        }\n"
+            + "        location /gz/ {\n"
+            + "            gzip on;\n"
+            + "            gzip_comp_level 1;\n"
+            + "        }\n"
+            + "        location = /limited {\n"
+            + "            limit_req zone=bench burst=100 nodelay;\n"
+            + "            try_files /hello.txt =404;\n"
             + "        }\n"
             + (backend == 0 ? "" : "        location /proxy/ {\n"
                 + "            proxy_pass http://backend/;\n"

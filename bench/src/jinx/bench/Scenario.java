@@ -67,6 +67,8 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
             new Scenario("static-1m", ONE, Kind.LOAD, "/1m.bin", 1, 10, List.of()),
             new Scenario("close", ONE, Kind.LOAD, "/hello", 1, 50, List.of("Connection: close")),
             new Scenario("304", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
+            new Scenario("gzip-100k", ONE, Kind.LOAD, "/gz/page.html", 1, 10, List.of("Accept-Encoding: gzip")),
+            new Scenario("limit-hello", ONE, Kind.LOAD, "/limited", 1, 50, List.of()),
             new Scenario("proxy-hello", ONE, Kind.LOAD, "/proxy/hello", 1, 50, List.of()),
             new Scenario("proxy-1k", ONE, Kind.LOAD, "/proxy/1k.bin", 1, 50, List.of()),
             new Scenario("proxy-1m", ONE, Kind.LOAD, "/proxy/1m.bin", 1, 10, List.of()),

@@ -451,36 +451,59 @@ class NginxDifferentialIT {
     @Timeout(180)
     void jinxAnswersAsNginxDoes() throws Exception {
         assumeTrue(NginxServer.installed(), "nginx is not installed (.ci/run installs it)");
-        List<Case> cases = cases();
+        try (Site site = Site.create()) {
+            populate(site);
+            compare(site, HTTP, cases(), NginxDifferentialIT::normalize, EXCEPTIONS, "nginx-differential.txt");
+        }
+    }
+
+    /** How a differential test makes a raw response comparable. */
+    @FunctionalInterface
+    interface Normalizer {
+        String apply(String raw, Case c) throws IOException;
+    }
+
+    /**
+     * Runs the cases against nginx, then Jinx, on the same port with the same configuration and files, writes the
+     * report to {@code target/<report>} and fails naming the cases whose normalized answers differ.
+     *
+     * @param site the files, populated
+     * @param http the inside of {@code http {}}, {@code %PORT%} for the port
+     * @param cases the requests
+     * @param normalize what makes answers comparable
+     * @param exceptions current nginx's answer by case name, where Debian's 1.22 answers otherwise
+     * @param report the report's file name
+     * @throws Exception when a server fails to start or an exchange fails
+     */
+    static void compare(Site site, String http, List<Case> cases, Normalizer normalize,
+                        Map<String, String> exceptions, String report) throws Exception {
         List<String> fromNginx;
         List<String> fromJinx;
         int port;
-        try (Site site = Site.create()) {
-            populate(site);
-            try (NginxServer nginx = NginxServer.start(site, HTTP)) {
-                port = nginx.port();
-                fromNginx = run(port, cases);
-            }
-            try (JinxServer jinx = JinxServer.start(site, HTTP.replace("%PORT%", Integer.toString(port)))) {
-                fromJinx = run(port, cases);
-                jinx.assertNoAlerts();
-            }
+        try (NginxServer nginx = NginxServer.start(site, http)) {
+            port = nginx.port();
+            fromNginx = run(port, cases);
+        }
+        try (JinxServer jinx = JinxServer.start(site, http.replace("%PORT%", Integer.toString(port)))) {
+            fromJinx = run(port, cases);
+            jinx.assertNoAlerts();
         }
         List<String> differences = new ArrayList<>();
-        StringBuilder report = new StringBuilder();
+        StringBuilder text = new StringBuilder();
         for (int i = 0; i < cases.size(); i++) {
             Case c = cases.get(i);
-            String expected = EXCEPTIONS.getOrDefault(c.name(), normalize(fromNginx.get(i), c));
-            String actual = normalize(fromJinx.get(i), c);
-            report.append("=== ").append(c.name()).append(expected.equals(actual) ? "" : "  DIFFERS").append('\n')
+            String expected = exceptions.containsKey(c.name()) ? exceptions.get(c.name())
+                : normalize.apply(fromNginx.get(i), c);
+            String actual = normalize.apply(fromJinx.get(i), c);
+            text.append("=== ").append(c.name()).append(expected.equals(actual) ? "" : "  DIFFERS").append('\n')
                 .append("--- nginx\n").append(expected).append("\n--- jinx\n").append(actual).append('\n');
             if (!expected.equals(actual)) {
                 differences.add(c.name());
             }
         }
-        Path out = Path.of("target", "nginx-differential.txt");
+        Path out = Path.of("target", report);
         Files.createDirectories(out.getParent());
-        Files.writeString(out, report, StandardCharsets.ISO_8859_1);
+        Files.writeString(out, text, StandardCharsets.ISO_8859_1);
         assertTrue(differences.isEmpty(), differences.size() + " of " + cases.size() + " cases differ from "
             + NginxServer.version() + ": " + differences + "; see " + out.toAbsolutePath());
     }

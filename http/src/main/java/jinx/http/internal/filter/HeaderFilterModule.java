@@ -56,6 +56,7 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
     private static final byte[] CONNECTION_KEEP_ALIVE = HeaderBytes.bytes("Connection: keep-alive" + CRLF);
     private static final byte[] KEEP_ALIVE = HeaderBytes.bytes("Keep-Alive: timeout=");
     private static final byte[] CONNECTION_CLOSE = HeaderBytes.bytes("Connection: close" + CRLF);
+    private static final byte[] VARY = HeaderBytes.bytes("Vary: Accept-Encoding" + CRLF);
     private static final byte[] COLON = HeaderBytes.bytes(": ");
 
     private byte[] serverFull;
@@ -253,6 +254,9 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
             }
         } else {
             sb.append(CONNECTION_CLOSE);
+        }
+        if (r instanceof CoreRequest cr && cr.gzipVary && clcf.gzipVary == 1) {
+            sb.append(VARY);
         }
         List<HttpHeaders.Entry> entries = h.headers.entries();
         HttpHeaders.Entry loc = h.location;

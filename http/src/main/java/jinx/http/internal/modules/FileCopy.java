@@ -57,6 +57,17 @@ final class FileCopy {
         if (r.connection().data instanceof HttpConnection hc && hc.sendfile) {
             return false;
         }
+        return hasFile(in);
+    }
+
+    /**
+     * Tells whether a chain holds file data: a filter that needs the body in memory copies it then
+     * (nginx's {@code r->main_filter_need_in_memory}).
+     *
+     * @param in the chain
+     * @return true when it does
+     */
+    static boolean hasFile(BufChain in) {
         for (BufChain cl = in; cl != null; cl = cl.next) {
             if (cl.buf.inFile) {
                 return true;

@@ -118,7 +118,20 @@ public final class StaticModule implements JinxModule, HttpModule {
         CoreOutput.setEtag(r);
         CoreOutput.setContentType(r);
         r.allowRanges = true;
-        rc = r.sendHeader();
+        return sendFile(r, of, path);
+    }
+
+    /**
+     * Sends the header, then the file as one buffer marked last: the end of nginx's static handler, which
+     * {@code gzip_static} shares.
+     *
+     * @param r the request, its headers set
+     * @param of the open file
+     * @param path its path
+     * @return what sending answers
+     */
+    static int sendFile(HttpRequest r, OpenFile of, String path) {
+        int rc = r.sendHeader();
         if (rc == Rc.ERROR || rc > Rc.OK || r.headerOnly) {
             return rc;
         }

@@ -8,7 +8,12 @@
  * ({@code http_geo}), {@code ngx_http_access_module.c} ({@code http_access}), {@code ngx_http_realip_module.c}
  * ({@code http_realip}), {@code ngx_http_auth_basic_module.c} ({@code http_auth_basic}, with
  * {@code src/core/ngx_crypt.c}), {@code ngx_http_headers_filter_module.c} ({@code http_headers_filter}),
- * {@code ngx_http_not_modified_filter_module.c} ({@code http_not_modified_filter}) and
+ * {@code ngx_http_not_modified_filter_module.c} ({@code http_not_modified_filter}),
+ * {@code ngx_http_gzip_filter_module.c} ({@code http_gzip_filter}, with {@code ngx_http_gzip_ok()} of
+ * {@code ngx_http_core_module.c}), {@code ngx_http_gzip_static_module.c} ({@code http_gzip_static}),
+ * {@code ngx_http_limit_req_module.c} ({@code http_limit_req}) and {@code ngx_http_limit_conn_module.c}
+ * ({@code http_limit_conn}), whose zones keep a hash table and an LRU list in place of nginx's red-black tree
+ * ({@code ShmTable}), and
  * {@code ngx_http_range_filter_module.c} ({@code http_range_filter}, which also carries the part of
  * {@code ngx_http_copy_filter_module.c} that reads files into memory under {@code sendfile off}); and the helpers of
  * {@code ngx_http_core_module.c} they share ({@code ngx_http_set_content_type()}, {@code ngx_http_set_etag()},
@@ -16,12 +21,15 @@
  * {@code ngx_http_get_forwarded_addr()}).
  *
  * <h2>Order</h2>
- * Handlers of one phase run as {@code BuiltinOrder} lists their modules: in ACCESS {@code http_access} before
- * {@code http_auth_basic} (as nginx runs them); in CONTENT {@code http_index}, {@code http_autoindex}, then
- * {@code http_static}. The filters run {@code http_not_modified_filter}, {@code http_headers_filter},
- * {@code http_range_filter}, then the chunked, header and write filters; the range module's body filters are the
- * range body filter and then the copy step, as nginx runs {@code ngx_http_range_body_filter} before
- * {@code ngx_http_copy_filter}.
+ * Handlers of one phase run as {@code BuiltinOrder} lists their modules: in PREACCESS {@code http_limit_req}
+ * before {@code http_limit_conn} (nginx runs its handler array backwards); in ACCESS {@code http_access} before
+ * {@code http_auth_basic} (as nginx runs them); in CONTENT {@code http_index}, {@code http_autoindex},
+ * {@code http_gzip_static}, then {@code http_static}. The filters run {@code http_not_modified_filter},
+ * {@code http_headers_filter}, {@code http_gzip_filter}, {@code http_range_filter}, then the chunked, header and
+ * write filters; the range module's body filters are the range body filter and then the copy step, as nginx runs
+ * {@code ngx_http_range_body_filter} before {@code ngx_http_copy_filter}. The gzip header filter runs before the
+ * range header filter as in nginx (a compressed response has no ranges); its body filter, which comes before the
+ * copy step here, reads file data into memory itself with the same {@code FileCopy}.
  *
  * <h2>Not here</h2>
  * {@code disable_symlinks} (symbolic links are followed, as nginx's default {@code disable_symlinks off}),

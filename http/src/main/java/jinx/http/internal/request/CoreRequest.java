@@ -138,6 +138,16 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     public boolean safari;
     /** Konqueror. */
     public boolean konqueror;
+    /** {@code ngx_http_gzip_ok()} has run (nginx's {@code r->gzip_tested}). */
+    public boolean gzipTested;
+    /** Its answer (nginx's {@code r->gzip_ok}). */
+    public boolean gzipOk;
+    /** A gzip module looked at the response: {@code gzip_vary} adds its line (nginx's {@code r->gzip_vary}). */
+    public boolean gzipVary;
+    /** What {@code limit_req} decided, 1 to 5 for {@code $limit_req_status}; 0 until it ran. */
+    public int limitReqStatus;
+    /** What {@code limit_conn} decided, 1 to 3 for {@code $limit_conn_status}; 0 until it ran. */
+    public int limitConnStatus;
 
     /** The variable cache (nginx's {@code r->variables}), made on first use. */
     public String[] variableCache;
@@ -239,6 +249,11 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         chrome = false;
         safari = false;
         konqueror = false;
+        gzipTested = false;
+        gzipOk = false;
+        gzipVary = false;
+        limitReqStatus = 0;
+        limitConnStatus = 0;
         variableCache = null;
         cleanups = null;
         upstreamLogName = null;
