@@ -76,7 +76,10 @@ public final class SslContext implements AutoCloseable {
     }
 
     private void protocols(int protocols) {
-        long op = OpenSsl.SSL_OP_NO_COMPRESSION | OpenSsl.SSL_OP_NO_RENEGOTIATION | OpenSsl.SSL_OP_NO_SSLV3;
+        // OpenSSL 3 reports a peer's close without close_notify as an error; nginx takes it as the end of the
+        // stream, and a handshake cut short as "peer closed connection in SSL handshake"
+        long op = OpenSsl.SSL_OP_NO_COMPRESSION | OpenSsl.SSL_OP_NO_RENEGOTIATION | OpenSsl.SSL_OP_NO_SSLV3
+            | OpenSsl.SSL_OP_IGNORE_UNEXPECTED_EOF;
         // nginx lowers OpenSSL's own minimum so that ssl_protocols alone decides
         lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_MIN_PROTO_VERSION, 0, 0);
         lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_MAX_PROTO_VERSION, OpenSsl.TLS1_3_VERSION, 0);

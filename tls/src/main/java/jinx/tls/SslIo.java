@@ -2,7 +2,6 @@ package jinx.tls;
 
 import java.nio.ByteBuffer;
 
-import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.ConnectionIo;
@@ -10,11 +9,8 @@ import jinx.kernel.Event;
 import jinx.kernel.EventHandler;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
-import jinx.kernel.SocketIo;
 import jinx.kernel.os.Errors;
-import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.NativeMemory;
-import jinx.kernel.os.Syscalls;
 import jinx.tls.bind.LibSsl;
 import jinx.tls.internal.OpenSsl;
 import jinx.tls.internal.SslErrors;
@@ -387,7 +383,7 @@ public final class SslIo implements ConnectionIo {
     }
 
     /** nginx's {@code ngx_ssl_write()}: all of {@code size} or nothing, OpenSSL's partial writes being off. */
-    private int write(long data, int size) {
+    int write(long data, int size) {
         if (size == 0) {
             return 0;
         }
@@ -457,81 +453,10 @@ public final class SslIo implements ConnectionIo {
      */
     @Override
     public BufChain sendChain(Connection c, BufChain in, long limit) {
-        if (limit <= 0 || limit > Integer.MAX_VALUE - 4096L) {
-            limit = Integer.MAX_VALUE - 4096L;
+        if (out == null) {
+            out = NativeMemory.view(memory.allocate(bufferSize), bufferSize);
         }
-        ByteBuffer b = out;
-        if (b == null) {
-            b = NativeMemory.view(memory.allocate(bufferSize), bufferSize);
-            out = b;
-        }
-        long base = NativeMemory.address(b);
-        long sent = 0;
-        while (in != null && sent < limit) {
-            int size = gather(in, base, (int) Math.min(bufferSize, limit - sent));
-            if (size < 0) {
-                return CHAIN_ERROR;
-            }
-            if (size == 0) {
-                return skipSpecial(in);
-            }
-            int n = write(base, size);
-            if (n == Rc.ERROR) {
-                return CHAIN_ERROR;
-            }
-            if (n == Rc.AGAIN) {
-                return in;
-            }
-            in = SocketIo.updateSent(in, n);
-            sent += n;
-        }
-        return skipSpecial(in);
-    }
-
-    private static BufChain skipSpecial(BufChain in) {
-        while (in != null && in.buf.isSpecial()) {
-            in = in.next;
-        }
-        return in;
-    }
-
-    /** Copies up to {@code room} bytes from the head of the chain, positions untouched; -1 on a file error. */
-    private int gather(BufChain in, long to, int room) {
-        int size = 0;
-        for (; in != null && size < room; in = in.next) {
-            Buf b = in.buf;
-            if (b.isSpecial()) {
-                continue;
-            }
-            int take;
-            if (b.inFile) {
-                take = (int) Math.min(b.fileLast - b.filePos, room - size);
-                try {
-                    int n = Syscalls.pread(b.fileFd, to + size, take, b.filePos);
-                    if (n <= 0) {
-                        SslErrors.log(c, LogLevel.ALERT, 0, "pread() of \"" + b.fileName + "\" returned " + n);
-                        return -1;
-                    }
-                    take = n;
-                } catch (NativeIoException e) {
-                    SslErrors.log(c, LogLevel.CRIT, 0, e.getMessage() + " \"" + b.fileName + "\"");
-                    return -1;
-                }
-                size += take;
-                if (b.filePos + take < b.fileLast) {
-                    break;
-                }
-                continue;
-            }
-            if (b.mem == null || !b.mem.isDirect()) {
-                SslErrors.log(c, LogLevel.ALERT, 0, "bad buf in output chain");
-                return -1;
-            }
-            take = Math.min(b.mem.remaining(), room - size);
-            NativeMemory.copy(NativeMemory.address(b.mem) + b.mem.position(), to + size, take);
-            size += take;
-        }
-        return size;
+        return SslRecords.sendChain(this, c, in, limit, out);
     }
 
     /* ---- shutdown: ngx_ssl_shutdown() ---- */
@@ -598,6 +523,7 @@ public final class SslIo implements ConnectionIo {
 
     /* ---- the connection's facts: nginx's ngx_ssl_get_*() ---- */
 
+
     /**
      * Returns the protocol: {@code $ssl_protocol} ({@code TLSv1.3}).
      *
@@ -644,22 +570,7 @@ public final class SslIo implements ConnectionIo {
      * @return the id, "" when none
      */
     public String sessionId() {
-        long session = ssl == 0 ? 0 : lib.SSL_get_session(ssl);
-        if (session == 0) {
-            return "";
-        }
-        try (NativeMemory m = new NativeMemory()) {
-            long len = m.allocate(8);
-            long id = lib.SSL_SESSION_get_id(session, len);
-            int n = NativeMemory.getInt(len);
-            StringBuilder sb = new StringBuilder(2 * n);
-            for (int i = 0; i < n; i++) {
-                int v = NativeMemory.getByte(id + i) & 0xff;
-                sb.append(Character.toUpperCase(Character.forDigit(v >> 4, 16)))
-                    .append(Character.toUpperCase(Character.forDigit(v & 15, 16)));
-            }
-            return sb.toString();
-        }
+        return ssl == 0 ? "" : SslFacts.sessionId(lib, ssl);
     }
 
     /**
@@ -668,21 +579,6 @@ public final class SslIo implements ConnectionIo {
      * @return the name, "" when none
      */
     public String alpnProtocol() {
-        if (ssl == 0) {
-            return "";
-        }
-        try (NativeMemory m = new NativeMemory()) {
-            long data = m.allocate(8);
-            long len = m.allocate(8);
-            lib.SSL_get0_alpn_selected(ssl, data, len);
-            int n = NativeMemory.getInt(len);
-            long p = NativeMemory.getLong(data);
-            if (n == 0 || p == 0) {
-                return "";
-            }
-            byte[] b = new byte[n];
-            NativeMemory.get(p, b, 0, n);
-            return new String(b, java.nio.charset.StandardCharsets.US_ASCII);
-        }
+        return ssl == 0 ? "" : SslFacts.alpnProtocol(lib, ssl);
     }
 }

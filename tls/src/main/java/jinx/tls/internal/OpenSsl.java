@@ -52,6 +52,8 @@ public final class OpenSsl {
     public static final int SSL_CTRL_SET_MAX_PROTO_VERSION = 124;
 
     /* ssl.h:360-428, SSL_OP_BIT(n) = 1 << n */
+    /** {@code SSL_OP_IGNORE_UNEXPECTED_EOF} (ssl.h:360). */
+    public static final long SSL_OP_IGNORE_UNEXPECTED_EOF = 1L << 7;
     /** {@code SSL_OP_NO_TICKET} (ssl.h:378). */
     public static final long SSL_OP_NO_TICKET = 1L << 14;
     /** {@code SSL_OP_NO_COMPRESSION} (ssl.h:389). */
