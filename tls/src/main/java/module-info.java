@@ -12,4 +12,6 @@ module jinx.tls {
     exports jinx.tls;
     // jnr-ffi generates the binding's implementation outside this module: not API.
     exports jinx.tls.bind;
+
+    provides jinx.kernel.spi.JinxModule with jinx.tls.internal.http.HttpSslModule;
 }

@@ -129,6 +129,8 @@ public final class SslContext implements AutoCloseable {
      */
     public void certificate(String cert, String key, List<String> passwords) throws SslException {
         OpenSsl.clearErrors();
+        readable(cert, "cannot load certificate \"");
+        readable(key, "cannot load certificate key \"");
         if (lib.SSL_CTX_use_certificate_chain_file(ctx, cert) != 1) {
             throw new SslException(OpenSsl.error("cannot load certificate \"" + cert + "\": "
                                                  + "PEM_read_bio_X509_AUX() failed"));
@@ -154,14 +156,21 @@ public final class SslContext implements AutoCloseable {
                     OpenSsl.clearErrors();
                     continue;
                 }
-                throw new SslException(OpenSsl.error(java.nio.file.Files.isReadable(java.nio.file.Path.of(key))
-                    ? "SSL_CTX_use_PrivateKey(\"" + key + "\") failed"
-                    : "cannot load certificate key \"" + key + "\": BIO_new_file() failed"));
+                throw new SslException(OpenSsl.error("SSL_CTX_use_PrivateKey(\"" + key + "\") failed"));
             }
         }
         if (lib.SSL_CTX_check_private_key(ctx) != 1) {
             throw new SslException(OpenSsl.error("SSL_CTX_use_PrivateKey(\"" + key + "\") failed"));
         }
+    }
+
+    /** nginx's {@code ngx_ssl_load_certificate()}'s first step: a file OpenSSL cannot open is refused so. */
+    private static void readable(String file, String what) throws SslException {
+        long bio = OpenSsl.crypto().BIO_new_file(file, "r");
+        if (bio == 0) {
+            throw new SslException(OpenSsl.error(what + file + "\": BIO_new_file() failed"));
+        }
+        OpenSsl.crypto().BIO_free(bio);
     }
 
     /**
@@ -306,7 +315,7 @@ public final class SslContext implements AutoCloseable {
             if (io == null) {
                 return OpenSsl.SSL_TLSEXT_ERR_OK;
             }
-            return io.serverName(handler, alert);
+            return SslHandshake.serverName(io, handler, alert);
         };
         lib.SSL_CTX_callback_ctrl(ctx, OpenSsl.SSL_CTRL_SET_TLSEXT_SERVERNAME_CB, serverNameStub);
     }

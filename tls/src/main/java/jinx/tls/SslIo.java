@@ -38,30 +38,30 @@ public final class SslIo implements ConnectionIo {
     public static final int DEFAULT_BUFFER_SIZE = 16384;
 
     /* the connection whose SSL_do_handshake() runs on this thread: OpenSSL's callbacks come back on it */
-    private static final ThreadLocal<SslIo> HANDSHAKING = new ThreadLocal<>();
+    static final ThreadLocal<SslIo> HANDSHAKING = new ThreadLocal<>();
 
     private static final int OK = Rc.OK;
     private static final int DONE = Rc.DONE;
 
-    private final LibSsl lib = OpenSsl.ssl();
-    private final Connection c;
-    private long ssl;
+    final LibSsl lib = OpenSsl.ssl();
+    final Connection c;
+    long ssl;
     private int bufferSize;
     private ByteBuffer out;
     private final NativeMemory memory = new NativeMemory();
 
     /* nginx's c->ssl->last: OK, AGAIN, DONE (the peer's close_notify), ERROR */
     private int last = OK;
-    private boolean handshaked;
-    private boolean noWaitShutdown;
-    private boolean noSendShutdown;
+    boolean handshaked;
+    boolean noWaitShutdown;
+    boolean noSendShutdown;
     private EventHandler savedReadHandler;
     private EventHandler savedWriteHandler;
-    private EventHandler handler;
-    private final EventHandler handshakeHandler = this::handshakeHandler;
+    EventHandler handler;
+    final EventHandler handshakeHandler = ev -> SslHandshake.handler(this, ev);
     private final EventHandler writeWantsRead;
     private final EventHandler readWantsWrite;
-    private String serverName;
+    String serverName;
     private Object attachment;
 
     private SslIo(Connection c, long ssl, int bufferSize) {
@@ -184,86 +184,7 @@ public final class SslIo implements ConnectionIo {
      *     {@code SSL_do_handshake() failed (SSL: ...)} or {@code peer closed connection in SSL handshake})
      */
     public int handshake() {
-        OpenSsl.clearErrors();
-        HANDSHAKING.set(this);
-        int n;
-        try {
-            n = lib.SSL_do_handshake(ssl);
-        } finally {
-            HANDSHAKING.remove();
-        }
-        if (n == 1) {
-            if (c.loop().handleReadEvent(c.read, 0) != Rc.OK || c.loop().handleWriteEvent(c.write) != Rc.OK) {
-                return Rc.ERROR;
-            }
-            c.read.ready = true;
-            c.write.ready = true;
-            handshaked = true;
-            return OK;
-        }
-        int sslerr = lib.SSL_get_error(ssl, n);
-        if (sslerr == OpenSsl.SSL_ERROR_WANT_READ || sslerr == OpenSsl.SSL_ERROR_WANT_WRITE) {
-            if (sslerr == OpenSsl.SSL_ERROR_WANT_READ) {
-                c.read.ready = false;
-            } else {
-                c.write.ready = false;
-            }
-            c.read.handler = handshakeHandler;
-            c.write.handler = handshakeHandler;
-            if (c.loop().handleReadEvent(c.read, 0) != Rc.OK || c.loop().handleWriteEvent(c.write) != Rc.OK) {
-                return Rc.ERROR;
-            }
-            return Rc.AGAIN;
-        }
-        int err = sslerr == OpenSsl.SSL_ERROR_SYSCALL ? OpenSsl.errno() : 0;
-        noWaitShutdown = true;
-        noSendShutdown = true;
-        c.read.eof = true;
-        if (sslerr == OpenSsl.SSL_ERROR_ZERO_RETURN || !OpenSsl.errorQueued()) {
-            peerClosed(err);
-            return Rc.ERROR;
-        }
-        c.read.error = true;
-        SslErrors.connectionError(c, sslerr, err, "SSL_do_handshake() failed");
-        return Rc.ERROR;
-    }
-
-    /** nginx's {@code ngx_connection_error(c, err, "peer closed connection in SSL handshake")}. */
-    private void peerClosed(int err) {
-        boolean peer = err == 0 || err == Errors.ECONNRESET || err == Errors.EPIPE || err == Errors.ENOTCONN
-            || err == Errors.ETIMEDOUT || err == Errors.ECONNREFUSED || err == Errors.ENETUNREACH
-            || err == Errors.EHOSTUNREACH;
-        LogLevel level = !peer ? LogLevel.ALERT : c.listening != null ? LogLevel.INFO : LogLevel.ERROR;
-        SslErrors.log(c, level, err, "peer closed connection in SSL handshake");
-    }
-
-    /** nginx's {@code ngx_ssl_handshake_handler()}. */
-    private void handshakeHandler(Event ev) {
-        if (!ev.timedout && handshake() == Rc.AGAIN) {
-            return;
-        }
-        if (handler != null) {
-            handler.handle(c.read);
-        }
-    }
-
-    /** The server name callback's body: {@link SslContext.ServerNameHandler} chooses, the connection switches. */
-    int serverName(SslContext.ServerNameHandler select, long alert) {
-        if (handshaked) {
-            // SSL_AD_NO_RENEGOTIATION (ssl.h: TLS1_AD_NO_RENEGOTIATION, 100)
-            NativeMemory.putInt(alert, 100);
-            return OpenSsl.SSL_TLSEXT_ERR_ALERT_FATAL;
-        }
-        String name = lib.SSL_get_servername(ssl, OpenSsl.TLSEXT_NAMETYPE_HOST_NAME);
-        if (name == null || name.isEmpty()) {
-            return OpenSsl.SSL_TLSEXT_ERR_OK;
-        }
-        serverName = name;
-        SslContext next = select.select(this, name);
-        if (next != null && lib.SSL_set_SSL_CTX(ssl, next.handle()) != 0) {
-            lib.SSL_set_options(ssl, next.options());
-        }
-        return OpenSsl.SSL_TLSEXT_ERR_OK;
+        return SslHandshake.run(this);
     }
 
     /* ---- recv: ngx_ssl_recv() ---- */

@@ -58,7 +58,7 @@ class SslContextTest {
         SslException e = assertThrows(SslException.class,
             () -> ctx.certificate(certs.path("none.crt"), certs.path("ec.key"), List.of()));
         assertTrue(e.getMessage().startsWith("cannot load certificate \"" + certs.path("none.crt")
-                                             + "\": PEM_read_bio_X509_AUX() failed (SSL: error:"), e.getMessage());
+                                             + "\": BIO_new_file() failed (SSL: error:"), e.getMessage());
         assertTrue(e.getMessage().contains("No such file or directory"), e.getMessage());
         assertTrue(e.getMessage().endsWith(")"), e.getMessage());
     }

@@ -49,4 +49,21 @@ public interface LibCrypto {
 
     /** {@code void ERR_clear_error(void);} */
     void ERR_clear_error();
+
+    /**
+     * {@code BIO *BIO_new_file(const char *filename, const char *mode);}
+     *
+     * @param filename the file
+     * @param mode {@code "r"}
+     * @return the BIO, 0 on failure
+     */
+    @intptr_t long BIO_new_file(String filename, String mode);
+
+    /**
+     * {@code int BIO_free(BIO *a);}
+     *
+     * @param bio the BIO
+     * @return 1 on success
+     */
+    int BIO_free(@intptr_t long bio);
 }
