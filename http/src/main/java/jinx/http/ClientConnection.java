@@ -44,11 +44,12 @@ public interface ClientConnection {
     /**
      * Chooses the connection's server by a name, as nginx does with the TLS server name
      * ({@code ngx_http_ssl_servername()}: {@code ngx_http_validate_host()}, then
-     * {@code ngx_http_find_virtual_server()} among the address's servers). An invalid name or one no server has
-     * leaves the server as it was. Requests still choose their server by their {@code Host}.
+     * {@code ngx_http_find_virtual_server()} among the address's servers): a name no server has chooses the
+     * address's default server; an invalid one changes nothing. Requests still choose their server by their
+     * {@code Host}.
      *
      * @param name the name, as the client sent it
-     * @return true when a server of that name was chosen
+     * @return true when the name was valid and a server chosen
      */
     boolean selectServer(String name);
 
