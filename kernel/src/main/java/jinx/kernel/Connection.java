@@ -191,6 +191,15 @@ public final class Connection {
         return io == connectionIo;
     }
 
+    /** The loop closes the connection: the I/O set on the slot frees what it holds ({@link ConnectionIo#release}). */
+    void releaseIo() {
+        ConnectionIo own = io;
+        if (own != null) {
+            io = null;
+            own.release(this);
+        }
+    }
+
     /**
      * Tells whether the loop may close this connection to admit a new one when slots run short.
      *

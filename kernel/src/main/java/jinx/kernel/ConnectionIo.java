@@ -64,4 +64,14 @@ public interface ConnectionIo {
      * @return {@link Rc#OK}, or {@link Rc#ERROR} (logged)
      */
     int shutdownWrite(Connection c);
+
+    /**
+     * Frees what this I/O holds for the connection, which is closing: nginx's {@code ngx_ssl_shutdown()} before
+     * {@code ngx_close_connection()}. The loop calls it for the I/O set on the slot ({@link Connection#io(ConnectionIo)})
+     * while the descriptor is still open, whoever closes the connection. Added in SPI 1.4.
+     *
+     * @param c the connection
+     */
+    default void release(Connection c) {
+    }
 }

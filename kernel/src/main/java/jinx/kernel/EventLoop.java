@@ -376,6 +376,7 @@ public final class EventLoop {
             log.alert("connection already closed");
             return;
         }
+        c.releaseIo();
         deleteTimer(c.read);
         deleteTimer(c.write);
         if (c.fd == Connection.NO_DESCRIPTOR) {

@@ -28,6 +28,7 @@ import jinx.kernel.os.SockAddr;
 import jinx.kernel.os.Sockets;
 import jinx.kernel.os.Syscalls;
 import jinx.kernel.spi.EventActions;
+import jinx.kernel.testsuite.StubEventActions;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -86,7 +87,7 @@ class SocketIoTest {
 
     /** A loop over a method that does nothing but report {@code flags}, a connection on one end of a pair. */
     private void open(int flags) throws IOException {
-        loop = new EventLoop(null, new StubActions(flags), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
+        loop = new EventLoop(null, new StubEventActions(flags), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
         io = new SocketIo(loop);
         int[] sv = Sockets.socketpair(Platform.AF_UNIX,
                                       Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
@@ -491,7 +492,7 @@ class SocketIoTest {
 
     /** A loop as {@link #open}, the connection one end of a loopback TCP connection with TCP_NODELAY. */
     private void openTcp(int flags) throws IOException {
-        loop = new EventLoop(null, new StubActions(flags), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
+        loop = new EventLoop(null, new StubEventActions(flags), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
         io = new SocketIo(loop);
         int ls = Sockets.socket(Platform.AF_INET, Platform.SOCK_STREAM | Platform.SOCK_CLOEXEC, 0);
         fds.add(ls);
@@ -728,51 +729,5 @@ class SocketIoTest {
         SocketIo second = SocketIo.of(loop);
         assertTrue(first != second);
         SocketIo.release(loop);
-    }
-
-    /** A method table that registers nothing and reports {@code flags}. */
-    private static final class StubActions implements EventActions {
-        private final int flags;
-
-        StubActions(int flags) {
-            this.flags = flags;
-        }
-
-        @Override
-        public void init(EventLoop l) {
-        }
-
-        @Override
-        public void done() {
-        }
-
-        @Override
-        public void add(Event ev, int kind, int f) {
-        }
-
-        @Override
-        public void del(Event ev, int kind, int f) {
-        }
-
-        @Override
-        public void addConnection(Connection conn) {
-        }
-
-        @Override
-        public void delConnection(Connection conn, int f) {
-        }
-
-        @Override
-        public void notify(Runnable handler) {
-        }
-
-        @Override
-        public void processEvents(long timer, int f) {
-        }
-
-        @Override
-        public int flags() {
-            return flags;
-        }
     }
 }

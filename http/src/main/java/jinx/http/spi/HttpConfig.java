@@ -128,4 +128,18 @@ public interface HttpConfig {
      * @throws ConfException for a malformed variable reference, with nginx's words
      */
     ComplexValue compile(String value) throws ConfException;
+
+    /**
+     * Registers a parameter of {@code listen} ({@code ssl}) whose addresses' connections {@code takeover} takes
+     * over before HTTP reads them (in {@code preconfiguration}). Without a module that registers it, HTTP refuses
+     * {@code ssl} with nginx's words ({@code the "ssl" parameter requires ngx_http_ssl_module}). Added in SPI 1.4.
+     *
+     * @param name the parameter
+     * @param takeover what takes the connections over
+     * @throws ConfException when another module registered the parameter
+     * @throws UnsupportedOperationException when this configuration cannot tell (a test double)
+     */
+    default void addListenParameter(String name, ConnectionTakeover takeover) throws ConfException {
+        throw new UnsupportedOperationException("addListenParameter() needs the HTTP core's configuration");
+    }
 }

@@ -18,9 +18,15 @@ package jinx.kernel.spi;
  * and its kind ({@code HttpDirectives.contentHandler}, {@code location}), the request body, a request's event
  * handlers, pending output and log context ({@code HttpRequest.readClientRequestBody} and kin), the response
  * parser ({@code jinx.http.ResponseParser}), and for module authors {@code jinx.http.spi.HttpOrder} (where a
- * module stands, in the author's words) and the helpers each marked "Added in SPI 1.3"; 1.4 adds what the proxy's
- * error interception and {@code X-Accel-*} handling need ({@code HttpRequest.hasErrorPage}, {@code limitRate}) and
- * the methods each marked "Added in SPI 1.4".
+ * module stands, in the author's words) and the helpers each marked "Added in SPI 1.3"; 1.4 adds what TLS needs of
+ * the kernel and HTTP: {@code ConnectionIo.release} (the loop frees a connection's I/O at close),
+ * {@code jinx.http.spi.ConnectionTakeover} with {@code HttpConfig.addListenParameter} (a module takes a
+ * {@code listen ... ssl} connection over before its first request) and {@code jinx.http.ClientConnection} (the
+ * connection's server chosen by the TLS server name, its log, and the way back to reading requests, secured or
+ * answered 497); what the proxy's error interception, {@code X-Accel-*}, {@code proxy_bind} and unbuffered bodies
+ * need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and kin,
+ * {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in SPI
+ * 1.4".
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

@@ -12,7 +12,8 @@ import jinx.kernel.os.SockAddr;
  * @param virtualNames the server names to choose among, or null when the address has one server whose names
  *     capture nothing
  * @param proxyProtocol {@code proxy_protocol} was given
+ * @param takeover what takes the connections over before their first request ({@code ssl}), or null
  */
 public record AddrConf(SockAddr addr, HttpCoreSrvConf defaultServer, VirtualNames virtualNames,
-                       boolean proxyProtocol) {
+                       boolean proxyProtocol, jinx.http.spi.ConnectionTakeover takeover) {
 }

@@ -2,6 +2,7 @@ package jinx.http.internal.core;
 
 import jinx.http.spi.BodyFilter;
 import jinx.http.spi.ComplexValue;
+import jinx.http.spi.ConnectionTakeover;
 import jinx.http.spi.HeaderFilter;
 import jinx.http.spi.HttpConfig;
 import jinx.http.spi.Phase;
@@ -90,5 +91,12 @@ final class HttpConf implements HttpConfig {
     @Override
     public ComplexValue compile(String value) throws ConfException {
         return block.core().variables.compile(value);
+    }
+
+    @Override
+    public void addListenParameter(String name, ConnectionTakeover takeover) throws ConfException {
+        if (block.core().listenParameters.putIfAbsent(name, takeover) != null) {
+            throw new ConfException("the \"" + name + "\" listen parameter is registered twice");
+        }
     }
 }

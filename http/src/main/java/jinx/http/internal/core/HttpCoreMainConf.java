@@ -20,6 +20,8 @@ public final class HttpCoreMainConf {
 
     /** The servers in the order of their {@code server {}} blocks. */
     public final List<HttpCoreSrvConf> servers = new ArrayList<>();
+    /** The parameters of {@code listen} modules registered ({@code ssl}), with what takes their connections over. */
+    public final java.util.Map<String, jinx.http.spi.ConnectionTakeover> listenParameters = new java.util.HashMap<>();
 
     /** {@code server_names_hash_max_size}: accepted for compatibility (default 512); names are not hashed so. */
     public int serverNamesHashMaxSize = Conf.UNSET;

@@ -15,7 +15,8 @@ import jinx.kernel.spi.ConfValues;
  * listened on at every address it has), then parameters: {@code default_server} ({@code default}), {@code bind},
  * {@code backlog=}, {@code rcvbuf=}, {@code sndbuf=}, {@code deferred}, {@code ipv6only=on|off},
  * {@code reuseport}, {@code so_keepalive=on|off|idle:intvl:cnt}, {@code fastopen=} (parsed, not applied),
- * {@code proxy_protocol}. {@code ssl}, {@code http2} and {@code quic} are refused until their modules exist.
+ * {@code proxy_protocol}, and the parameters modules register ({@code ssl}: {@code HttpConfig.addListenParameter});
+ * {@code ssl}, {@code http2} and {@code quic} are refused when no module registers them.
  */
 final class ListenDirective {
 
@@ -63,6 +64,7 @@ final class ListenDirective {
         o.tcpKeepintvl = p.tcpKeepintvl;
         o.tcpKeepcnt = p.tcpKeepcnt;
         o.proxyProtocol = p.proxyProtocol;
+        o.takeover = p.takeover;
         o.file = cf.file();
         o.line = cf.line();
         return o;
@@ -122,6 +124,11 @@ final class ListenDirective {
         if (v.equals("reuseport")) {
             o.reuseport = true;
             setBind(o);
+            return;
+        }
+        jinx.http.spi.ConnectionTakeover takeover = HttpScope.of(cf).block().core().listenParameters.get(v);
+        if (takeover != null) {
+            o.takeover = takeover;
             return;
         }
         if (v.equals("ssl") || v.equals("http2") || v.equals("quic")) {

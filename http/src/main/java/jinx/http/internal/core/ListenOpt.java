@@ -43,6 +43,8 @@ public final class ListenOpt {
     public int tcpKeepcnt;
     /** {@code proxy_protocol}: accepted and recorded; the PROXY protocol itself may come later. */
     public boolean proxyProtocol;
+    /** What takes the connections over ({@code ssl}'s module), or null. */
+    public jinx.http.spi.ConnectionTakeover takeover;
     /** The file of the directive. */
     public String file;
     /** The line of the directive. */

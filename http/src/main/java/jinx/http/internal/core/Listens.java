@@ -57,6 +57,8 @@ final class Listens {
             // preserve the default_server bit while the options are overwritten
             boolean defaultServer = addr.opt.defaultServer;
             boolean proxyProtocol = opt.proxyProtocol || addr.opt.proxyProtocol;
+            // ssl on any listen of the address makes the address's connections TLS (nginx)
+            jinx.http.spi.ConnectionTakeover takeover = opt.takeover != null ? opt.takeover : addr.opt.takeover;
             if (opt.set) {
                 if (addr.opt.set) {
                     throw new ConfException("duplicate listen options for " + addr.opt.addrText);
@@ -72,6 +74,7 @@ final class Listens {
             }
             addr.opt.defaultServer = defaultServer;
             addr.opt.proxyProtocol = proxyProtocol;
+            addr.opt.takeover = takeover;
             return;
         }
         addAddress(cscf, port, opt);
@@ -105,6 +108,11 @@ final class Listens {
             // a wildcard address must be the last resort; explicitly bound addresses first; else as written
             port.addrs.sort((a, b) -> rank(a) - rank(b));
             for (ConfPort.Addr addr : port.addrs) {
+                if (addr.opt.takeover != null) {
+                    // nginx's ngx_http_ssl_init(): the default server of an ssl address must have a certificate
+                    HttpCoreSrvConf d = addr.defaultServer;
+                    addr.opt.takeover.checkDefaultServer(d.ctx.srvConf, d.file, d.line);
+                }
                 if (addr.servers.size() > 1 || addr.defaultServer.captures) {
                     addr.virtualNames = serverNames(cf, addr);
                 }
@@ -210,7 +218,8 @@ final class Listens {
             List<AddrConf> served = new ArrayList<>();
             for (int k = from; k <= from + i; k++) {
                 ConfPort.Addr a = addrs.get(k);
-                served.add(new AddrConf(a.opt.sockaddr, a.defaultServer, a.virtualNames, a.opt.proxyProtocol));
+                served.add(new AddrConf(a.opt.sockaddr, a.defaultServer, a.virtualNames, a.opt.proxyProtocol,
+                                         a.opt.takeover));
             }
             ls.servers = new ListeningServers(served);
             cf.cycle().addListening(ls);

@@ -761,6 +761,11 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     }
 
     @Override
+    public boolean ssl() {
+        return hc.secure;
+    }
+
+    @Override
     public boolean pipelined() {
         return pipelined;
     }

@@ -5,7 +5,10 @@ import java.util.ArrayDeque;
 
 import jinx.http.internal.core.HttpConfCtx;
 import jinx.http.internal.core.AddrConf;
+import jinx.http.ClientConnection;
 import jinx.http.internal.core.HttpCoreSrvConf;
+import jinx.http.internal.core.Servers;
+import jinx.http.spi.HttpConfKey;
 import jinx.kernel.Connection;
 import jinx.kernel.ConnectionIo;
 import jinx.kernel.ErrorLog;
@@ -33,7 +36,7 @@ import jinx.kernel.os.Sockets;
  * descriptor is treated as nginx treats a UNIX-domain one: no {@code TCP_NODELAY}, no {@code TCP_CORK}. As its log
  * context ({@link SocketIo.LogContext}) it adds nginx's HTTP context to the lines the I/O logs.
  */
-public final class HttpConnection implements SocketIo.LogContext {
+public final class HttpConnection implements SocketIo.LogContext, ClientConnection {
 
     /** {@link #tcpNodelay}: not set yet. */
     static final int TCP_NODELAY_UNSET = 0;
@@ -84,6 +87,10 @@ public final class HttpConnection implements SocketIo.LogContext {
     /** The client's address set by {@code realip} for the request (nginx changes {@code c->addr_text}), or null. */
     private String realAddr;
     private int realPort;
+    /** The address's connections must be secured by its takeover ({@code listen ... ssl}: nginx's {@code hc->ssl}). */
+    boolean secureRequired;
+    /** The takeover secured the connection ({@code c->ssl}): {@code $https}, {@code $scheme}. */
+    boolean secure;
     /** Kept by the pool for the next accept ({@link BufferPool#recycle(HttpConnection)}): closed twice, kept once. */
     boolean pooled;
 
@@ -118,6 +125,8 @@ public final class HttpConnection implements SocketIo.LogContext {
         local = null;
         remoteAddr = null;
         realAddr = null;
+        secureRequired = false;
+        secure = false;
         // nginx's ngx_event_accept() disables both for a UNIX-domain socket; a connection without a socket has
         // neither option either
         boolean tcp = c.hasDescriptor() && !c.unixPeer();
@@ -178,6 +187,53 @@ public final class HttpConnection implements SocketIo.LogContext {
             }
         }
         throw new IllegalStateException("no http_core main conf");
+    }
+
+    /* ---- a takeover's view (ClientConnection): nginx's ngx_http_ssl_handshake() and its kin ---- */
+
+    @Override
+    public <T> T srvConf(HttpConfKey<T> key) {
+        return key.cast(confCtx.srvConf[key.ctxIndex()]);
+    }
+
+    @Override
+    public boolean selectServer(String name) {
+        String host = RequestHeaders.validateHost(name);
+        if (host == null || host.isEmpty() || addrConf.virtualNames() == null) {
+            return false;
+        }
+        HttpCoreSrvConf s = Servers.find(addrConf, host, null);
+        if (s == null) {
+            return false;
+        }
+        confs(s.ctx);
+        return true;
+    }
+
+    @Override
+    public long clientHeaderTimeout() {
+        return defaultServer().clientHeaderTimeout;
+    }
+
+    @Override
+    public void action(String what) {
+        action = what;
+    }
+
+    @Override
+    public void readRequest(boolean secured) {
+        secure = secured;
+        io = c.io();
+        action = "waiting for request";
+        c.read.handler = RequestReader::waitRequestHandler;
+        c.write.handler = RequestEvents::emptyEventHandler;
+        loop.reusableConnection(c, true);
+        RequestReader.waitRequestHandler(c.read);
+    }
+
+    @Override
+    public void close() {
+        RequestFinalizer.closeConnection(this);
     }
 
     /* ---- buffers ---- */

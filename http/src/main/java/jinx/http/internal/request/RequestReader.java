@@ -45,6 +45,12 @@ public final class RequestReader {
 
         Event rev = c.read;
         rev.handler = RequestReader::waitRequestHandler;
+        if (addr.takeover() != null) {
+            // nginx's hc->ssl: ngx_http_ssl_handshake() reads first
+            hc.secureRequired = true;
+            hc.action = "SSL handshaking";
+            rev.handler = RequestReader::takeoverHandler;
+        }
         c.write.handler = RequestEvents::emptyEventHandler;
 
         if (rev.ready) {
@@ -57,6 +63,20 @@ public final class RequestReader {
         hc.loop.reusableConnection(c, true);
         if (HttpEvents.handleRead(rev, 0) != Rc.OK) {
             RequestFinalizer.closeConnection(hc);
+        }
+    }
+
+    /**
+     * The read handler of a connection on an address a module takes over ({@code listen ... ssl}).
+     *
+     * @param rev the read event
+     */
+    static void takeoverHandler(Event rev) {
+        HttpConnection hc = HttpConnection.of(rev.connection());
+        try {
+            hc.addrConf.takeover().takeOver(hc);
+        } catch (RuntimeException | StackOverflowError e) {
+            RequestFinalizer.failed(hc, e);
         }
     }
 
@@ -415,6 +435,11 @@ public final class RequestReader {
      */
     static void processRequest(CoreRequest r) {
         Connection c = r.c;
+        if (r.hc.secureRequired && !r.hc.secure) {
+            r.hc.log(LogLevel.INFO, "client sent plain HTTP request to HTTPS port");
+            RequestFinalizer.finalizeRequest(r, HttpStatus.TO_HTTPS);
+            return;
+        }
         c.loop().deleteTimer(c.read);
         c.read.handler = RequestFinalizer::requestHandler;
         c.write.handler = RequestFinalizer::requestHandler;

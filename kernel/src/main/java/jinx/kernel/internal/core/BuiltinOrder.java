@@ -23,6 +23,7 @@ public final class BuiltinOrder {
         "http_core",
         "http_request",
         "http_variables",
+        "http_ssl",
         "http_log",
         "http_realip",
         "http_limit_req",

@@ -1,0 +1,90 @@
+package jinx.tls.internal.http;
+
+import java.util.List;
+
+import jinx.http.HttpRequest;
+import jinx.http.spi.HttpConfKey;
+import jinx.http.spi.HttpConfig;
+import jinx.http.spi.HttpCtx;
+import jinx.http.spi.HttpModule;
+import jinx.kernel.ConfException;
+import jinx.kernel.spi.ApiVersion;
+import jinx.kernel.spi.Directive;
+import jinx.kernel.spi.JinxModule;
+import jinx.kernel.spi.ModuleType;
+import jinx.tls.SslIo;
+
+/**
+ * The {@code http_ssl} module: nginx's {@code ngx_http_ssl_module}. It registers {@code listen}'s {@code ssl}
+ * parameter (whose connections {@link HttpsHandshake} takes over), the {@code ssl_*} directives, a context per server
+ * with certificates, and the variables {@code $ssl_protocol}, {@code $ssl_cipher}, {@code $ssl_server_name},
+ * {@code $ssl_session_reused}, {@code $ssl_session_id} and {@code $ssl_alpn_protocol} ({@code $https} and
+ * {@code $scheme} are HTTP's own, from the connection being secured).
+ */
+public final class HttpSslModule implements JinxModule, HttpModule {
+
+    /** The module's name. */
+    public static final String NAME = "http_ssl";
+
+    private HttpConfKey<SslSrvConf> key;
+    private HttpsHandshake handshake;
+
+    /** Instantiated by the kernel, once per configuration. */
+    public HttpSslModule() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ModuleType type() {
+        return HttpCtx.HTTP;
+    }
+
+    @Override
+    public ApiVersion builtFor() {
+        return ApiVersion.CURRENT;
+    }
+
+    @Override
+    public List<Directive<?>> directives() {
+        return SslDirectives.DIRECTIVES;
+    }
+
+    @Override
+    public Object context() {
+        return this;
+    }
+
+    @Override
+    public void preconfiguration(HttpConfig cf) throws ConfException {
+        key = cf.confKey(this, SslSrvConf.class);
+        handshake = new HttpsHandshake(key);
+        cf.addListenParameter("ssl", handshake);
+        variable(cf, "ssl_protocol", SslIo::protocol);
+        variable(cf, "ssl_cipher", SslIo::cipher);
+        variable(cf, "ssl_server_name", io -> io.serverName().isEmpty() ? null : io.serverName());
+        variable(cf, "ssl_session_reused", io -> io.sessionReused() ? "r" : ".");
+        variable(cf, "ssl_session_id", SslIo::sessionId);
+        variable(cf, "ssl_alpn_protocol", io -> io.alpnProtocol().isEmpty() ? null : io.alpnProtocol());
+    }
+
+    /** A variable of the connection's TLS: not found on a plain connection, as nginx's {@code c->ssl == NULL}. */
+    private static void variable(HttpConfig cf, String name, java.util.function.Function<SslIo, String> get)
+        throws ConfException {
+        cf.addVariable(name, (HttpRequest r, String n) -> r.connection().io() instanceof SslIo io && io.handshaked()
+            ? get.apply(io) : null, HttpConfig.VAR_NOCACHEABLE);
+    }
+
+    @Override
+    public Object createSrvConf() {
+        return new SslSrvConf();
+    }
+
+    @Override
+    public void mergeSrvConf(Object parent, Object child) throws ConfException {
+        key.cast(child).merge(key.cast(parent), handshake::serverName);
+    }
+}

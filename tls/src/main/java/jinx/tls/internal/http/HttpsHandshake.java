@@ -1,0 +1,154 @@
+package jinx.tls.internal.http;
+
+import java.nio.ByteBuffer;
+
+import jinx.http.ClientConnection;
+import jinx.http.spi.ConnectionTakeover;
+import jinx.http.spi.HttpConfKey;
+import jinx.kernel.ConfException;
+import jinx.kernel.Connection;
+import jinx.kernel.Event;
+import jinx.kernel.LogLevel;
+import jinx.kernel.LoopLocal;
+import jinx.kernel.Rc;
+import jinx.kernel.os.Errors;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.NativeMemory;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.Sockets;
+import jinx.tls.SslContext;
+import jinx.tls.SslException;
+import jinx.tls.SslIo;
+
+/**
+ * A connection of a {@code listen ... ssl} address until its handshake is done: nginx's
+ * {@code ngx_http_ssl_handshake()} (the first byte peeked: a TLS record starts the handshake, anything else is read
+ * as plain HTTP and answered 497), {@code ngx_http_ssl_handshake_handler()} and {@code ngx_http_ssl_servername()}.
+ */
+final class HttpsHandshake implements ConnectionTakeover {
+
+    /* one byte of scratch per loop thread for the MSG_PEEK (nginx's stack buffer) */
+    private static final LoopLocal<ByteBuffer> PEEK = new LoopLocal<>(() -> ByteBuffer.allocateDirect(8));
+
+    private final HttpConfKey<SslSrvConf> key;
+
+    HttpsHandshake(HttpConfKey<SslSrvConf> key) {
+        this.key = key;
+    }
+
+    @Override
+    public void takeOver(ClientConnection hc) {
+        Connection c = hc.connection();
+        Event rev = c.read;
+        if (rev.timedout) {
+            hc.log(LogLevel.INFO, Errors.ETIMEDOUT, "client timed out");
+            hc.close();
+            return;
+        }
+        if (c.close) {
+            hc.close();
+            return;
+        }
+        int n;
+        long peek = NativeMemory.address(PEEK.get());
+        try {
+            n = Sockets.recv(c.fd(), peek, 1, Platform.MSG_PEEK);
+        } catch (NativeIoException e) {
+            hc.log(LogLevel.INFO, e.errno(), "recv() failed");
+            hc.close();
+            return;
+        }
+        if (n == Rc.AGAIN) {
+            rev.ready = false;
+            if (!rev.timerSet()) {
+                c.loop().addTimer(rev, hc.clientHeaderTimeout());
+                c.loop().reusableConnection(c, true);
+            }
+            if (c.loop().handleReadEvent(rev, 0) != Rc.OK) {
+                hc.close();
+            }
+            return;
+        }
+        if (n == 1) {
+            byte b = NativeMemory.getByte(peek);
+            if ((b & 0x80) != 0 || b == 0x16) {
+                // SSLv2 or SSLv3/TLSv1 (nginx)
+                handshake(hc, c);
+                return;
+            }
+            // plain http request (nginx)
+            hc.readRequest(false);
+            return;
+        }
+        hc.log(LogLevel.INFO, 0, "client closed connection");
+        hc.close();
+    }
+
+    private void handshake(ClientConnection hc, Connection c) {
+        SslSrvConf sscf = hc.srvConf(key);
+        if (sscf.ctx == null) {
+            hc.log(LogLevel.ALERT, 0, "no \"ssl_certificate\" is defined for the server of this address");
+            hc.close();
+            return;
+        }
+        SslIo io;
+        try {
+            io = SslIo.accept(c, sscf.ctx, (int) sscf.bufferSize);
+        } catch (SslException e) {
+            hc.log(LogLevel.ALERT, 0, e.getMessage());
+            hc.close();
+            return;
+        }
+        c.loop().reusableConnection(c, false);
+        int rc = io.handshake();
+        if (rc == Rc.AGAIN) {
+            if (!c.read.timerSet()) {
+                c.loop().addTimer(c.read, hc.clientHeaderTimeout());
+            }
+            io.onHandshake(ev -> done(hc, io));
+            return;
+        }
+        done(hc, io);
+    }
+
+    /** nginx's {@code ngx_http_ssl_handshake_handler()}. */
+    private static void done(ClientConnection hc, SslIo io) {
+        Connection c = hc.connection();
+        if (io.handshaked()) {
+            hc.readRequest(true);
+            return;
+        }
+        if (c.read.timedout) {
+            hc.log(LogLevel.INFO, Errors.ETIMEDOUT, "client timed out");
+        }
+        hc.close();
+    }
+
+    @Override
+    public void checkDefaultServer(Object[] srvConfs, String file, int line) throws ConfException {
+        SslSrvConf sscf = key.cast(srvConfs[key.ctxIndex()]);
+        if (sscf == null || sscf.ctx == null) {
+            // nginx logs the place inside the message: the error itself has none
+            throw new ConfException("no \"ssl_certificate\" is defined for the \"listen ... ssl\" directive in "
+                                    + file + ":" + line);
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_http_ssl_servername()}: the connection's server by the name, and that server's context
+     * and buffer size.
+     *
+     * @param io the connection's TLS
+     * @param name the name the client sent
+     * @return the context to switch to, or null to keep the connection's
+     */
+    SslContext serverName(SslIo io, String name) {
+        ClientConnection hc = ClientConnection.of(io.connection());
+        if (hc == null || !hc.selectServer(name)) {
+            return null;
+        }
+        SslSrvConf sscf = hc.srvConf(key);
+        io.bufferSize((int) sscf.bufferSize);
+        return sscf.ctx;
+    }
+}

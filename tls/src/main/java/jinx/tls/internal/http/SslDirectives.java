@@ -1,0 +1,162 @@
+package jinx.tls.internal.http;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jinx.http.spi.HttpCtx;
+import jinx.kernel.ConfException;
+import jinx.kernel.spi.Arity;
+import jinx.kernel.spi.ConfContext;
+import jinx.kernel.spi.ConfValues;
+import jinx.kernel.spi.Ctx;
+import jinx.kernel.spi.Directive;
+import jinx.kernel.spi.Slots;
+import jinx.tls.SslContext;
+
+/**
+ * The directives of {@code ngx_http_ssl_module}, nginx's names, contexts, defaults and error texts.
+ */
+final class SslDirectives {
+
+    private static final Set<Ctx> MAIN_SRV = Set.of(HttpCtx.MAIN, HttpCtx.SRV);
+
+    /* nginx's ngx_http_ssl_protocols: SSLv2 and SSLv3 are accepted and never offered by OpenSSL 3 */
+    private static final Map<String, Integer> PROTOCOLS = Map.of(
+        "SSLv2", SslContext.SSLV2, "SSLv3", SslContext.SSLV3, "TLSv1", SslContext.TLSV1,
+        "TLSv1.1", SslContext.TLSV1_1, "TLSv1.2", SslContext.TLSV1_2, "TLSv1.3", SslContext.TLSV1_3);
+
+    /* nginx's NGX_SSL_SESSION_CACHE minimum of a shared cache: 8 pages */
+    private static final long SHARED_MIN = 8 * 4096;
+
+    static final List<Directive<?>> DIRECTIVES = List.of(
+        Directive.of("ssl_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.certificates = add(c.certificates, path(cf))).multi()
+            .syntax("file").describe("Specifies a file with the certificate in PEM format; several for several key "
+                + "types."),
+        Directive.of("ssl_certificate_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.certificateKeys = add(c.certificateKeys, path(cf))).multi()
+            .syntax("file").describe("Specifies a file with the secret key in PEM format."),
+        Directive.of("ssl_password_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
+            .syntax("file").describe("Specifies a file with passphrases for secret keys, one a line."),
+        Directive.of("ssl_protocols", MAIN_SRV, Arity.ONE_MORE, SslSrvConf.class,
+                Slots.bitmask(PROTOCOLS, (SslSrvConf c, int v) -> c.protocols = v))
+            .syntax("[SSLv2] [SSLv3] [TLSv1] [TLSv1.1] [TLSv1.2] [TLSv1.3]").defaults("TLSv1 TLSv1.1 TLSv1.2 TLSv1.3")
+            .describe("Enables the specified protocols."),
+        Directive.of("ssl_ciphers", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.str((SslSrvConf c, String v) -> c.ciphers = v))
+            .syntax("ciphers").defaults("HIGH:!aNULL:!MD5")
+            .describe("Specifies the enabled ciphers, in OpenSSL's format."),
+        Directive.of("ssl_prefer_server_ciphers", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.preferServerCiphers = v ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Prefers the server's ciphers to the client's for TLS 1.2 and older."),
+        Directive.of("ssl_ecdh_curve", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.str((SslSrvConf c, String v) -> c.ecdhCurve = v))
+            .syntax("curve").defaults("auto").describe("Specifies the curves for ECDHE ciphers."),
+        Directive.of("ssl_session_cache", MAIN_SRV, Arity.TAKE12, SslSrvConf.class, SslDirectives::sessionCache)
+            .syntax("off | none | [builtin[:size]] [shared:name:size]").defaults("none")
+            .describe("Sets the types and sizes of caches that store session parameters."),
+        Directive.of("ssl_session_timeout", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.sec((SslSrvConf c, long v) -> c.sessionTimeout = v))
+            .syntax("time").defaults("5m").describe("Specifies how long a client may reuse session parameters."),
+        Directive.of("ssl_session_tickets", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.sessionTickets = v ? 1 : 0))
+            .syntax("on | off").defaults("on").describe("Enables or disables session resumption through tickets."),
+        Directive.of("ssl_session_ticket_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::ticketKey)
+            .multi().syntax("file")
+            .describe("Sets a file with the secret key that encrypts and decrypts session tickets (80 bytes)."),
+        Directive.of("ssl_buffer_size", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.size((SslSrvConf c, long v) -> c.bufferSize = v))
+            .syntax("size").defaults("16k").describe("Sets the size of the buffer used for sending data."),
+        Directive.of("ssl_conf_command", MAIN_SRV, Arity.TAKE2, SslSrvConf.class,
+                (cf, c) -> c.confCommands = add(add(c.confCommands, cf.arg(1)), cf.arg(2))).multi()
+            .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."));
+
+    private SslDirectives() {
+    }
+
+    private static List<String> add(List<String> list, String v) {
+        List<String> l = list != null ? list : new ArrayList<>();
+        l.add(v);
+        return l;
+    }
+
+    private static String path(ConfContext cf) {
+        return cf.resolveConf(cf.arg(1)).toString();
+    }
+
+    private static void passwordFile(ConfContext cf, SslSrvConf c) throws ConfException {
+        if (c.passwords != null) {
+            throw new ConfException("is duplicate");
+        }
+        c.passwords = SslSrvConf.readPasswords(cf.resolveConf(cf.arg(1)));
+    }
+
+    /** nginx's {@code ngx_http_ssl_session_cache()}. */
+    private static void sessionCache(ConfContext cf, SslSrvConf c) throws ConfException {
+        for (String v : cf.args().subList(1, cf.args().size())) {
+            if (v.equals("off")) {
+                c.sessionCache = SslContext.CACHE_OFF;
+            } else if (v.equals("none")) {
+                c.sessionCache = SslContext.CACHE_NONE;
+            } else if (v.equals("builtin")) {
+                c.sessionCache = SslContext.CACHE_BUILTIN_DEFAULT;
+            } else if (v.startsWith("builtin:")) {
+                int n = ConfValues.parseNumber(v.substring(8));
+                if (n <= 0) {
+                    throw invalidCache(v);
+                }
+                c.sessionCache = n;
+            } else if (v.startsWith("shared:")) {
+                shared(v);
+                // one cache per worker until the shared zone is in: the builtin one (OpenSSL's, in this process)
+                if (c.sessionCache == SslSrvConf.UNSET - 100) {
+                    c.sessionCache = SslContext.CACHE_BUILTIN_DEFAULT;
+                }
+            } else {
+                throw invalidCache(v);
+            }
+        }
+    }
+
+    private static void shared(String v) throws ConfException {
+        int colon = v.indexOf(':', 7);
+        if (colon < 0 || colon == 7) {
+            throw invalidCache(v);
+        }
+        long size = ConfValues.parseSize(v.substring(colon + 1));
+        if (size < 0) {
+            throw invalidCache(v);
+        }
+        if (size < SHARED_MIN) {
+            throw new ConfException("session cache \"" + v + "\" is too small");
+        }
+    }
+
+    private static ConfException invalidCache(String v) {
+        return new ConfException("invalid session cache \"" + v + "\"");
+    }
+
+    /** nginx's {@code ngx_ssl_session_ticket_keys()}: 80-byte files (48-byte ones are not supported yet). */
+    private static void ticketKey(ConfContext cf, SslSrvConf c) throws ConfException {
+        Path file = cf.resolveConf(cf.arg(1));
+        byte[] key;
+        try {
+            key = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new ConfException("open() \"" + file + "\" failed (2: No such file or directory)");
+        }
+        if (key.length != 80) {
+            throw new ConfException("\"" + file + "\" must be 80 bytes");
+        }
+        if (c.ticketKeys == null) {
+            c.ticketKeys = new ArrayList<>();
+        }
+        c.ticketKeys.add(key);
+    }
+}

@@ -1,0 +1,17 @@
+/**
+ * Jinx's TLS (DESIGN 9b): OpenSSL 3 driven on the non-blocking socket through jnr-ffi, as nginx's
+ * {@code src/event/ngx_event_openssl.c} drives it, behind the kernel's {@code ConnectionIo}; and HTTPS, nginx's
+ * {@code ngx_http_ssl_module}, written on the exported API of {@code jinx.http} and {@code jinx.kernel}. The API
+ * package {@code jinx.tls} (contexts, the connection I/O, the handshake) needs nothing of HTTP, for the proxy and
+ * stream.
+ */
+module jinx.tls {
+    requires transitive jinx.http;
+    requires org.jnrproject.ffi;
+
+    exports jinx.tls;
+    // jnr-ffi generates the binding's implementation outside this module: not API.
+    exports jinx.tls.bind;
+
+    provides jinx.kernel.spi.JinxModule with jinx.tls.internal.http.HttpSslModule;
+}
