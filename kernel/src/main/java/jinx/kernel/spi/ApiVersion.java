@@ -18,7 +18,10 @@ package jinx.kernel.spi;
  * and its kind ({@code HttpDirectives.contentHandler}, {@code location}), the request body, a request's event
  * handlers, pending output and log context ({@code HttpRequest.readClientRequestBody} and kin), the response
  * parser ({@code jinx.http.ResponseParser}), and for module authors {@code jinx.http.spi.HttpOrder} (where a
- * module stands, in the author's words) and the helpers each marked "Added in SPI 1.3".
+ * module stands, in the author's words) and the helpers each marked "Added in SPI 1.3"; 1.4 adds, for the stream
+ * module, {@code Connection.localSockaddr()} ({@code $server_addr} without the OS layer),
+ * {@code SocketIo.tcpNodelay()}, {@code ErrorLog.strerror()}, {@code PeerConnection.number} and
+ * {@code PeerConnection.logContext}.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -29,7 +32,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 3;
+    public static final int MINOR = 4;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);

@@ -42,7 +42,15 @@ public final class BuiltinOrder {
         "http_range_filter",
         "http_chunked_filter",
         "http_header_filter",
-        "http_write_filter");
+        "http_write_filter",
+        // the stream modules (src/stream), in nginx's order: handlers of one phase run top to bottom
+        "stream",
+        "stream_core",
+        "stream_log",
+        "stream_proxy",
+        "stream_upstream",
+        "stream_access",
+        "stream_return");
 
     private BuiltinOrder() {
     }
