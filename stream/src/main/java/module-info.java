@@ -15,7 +15,9 @@ module jinx.stream {
         jinx.stream.internal.StreamCoreModule,
         jinx.stream.internal.StreamLogModule,
         jinx.stream.internal.StreamAccessModule,
+        jinx.stream.internal.StreamMapModule,
         jinx.stream.internal.StreamReturnModule,
+        jinx.stream.internal.StreamSetModule,
         jinx.stream.internal.StreamUpstreamModule,
         jinx.stream.internal.StreamProxyModule;
 }

@@ -23,7 +23,7 @@ final class Session implements StreamSession, SocketIo.LogContext {
     final StreamCoreSrvConf cscf;
     final ListenOpt addr;
     final long startMillis;
-    int status = STATUS_OK;
+    int status;
     int phaseHandler;
     /** The preread buffer (nginx's {@code c->buffer}), or null. */
     ByteBuffer preread;

@@ -32,6 +32,8 @@ final class StreamBlock implements StreamConfig {
     final List<StreamCoreSrvConf> servers = new ArrayList<>();
     final List<ListenOpt> listens = new ArrayList<>();
     final Map<String, StreamVariable> variables = new LinkedHashMap<>();
+    /** The variables {@code set} may change (nginx's {@code NGX_STREAM_VAR_CHANGEABLE}). */
+    final java.util.Set<String> changeable = new java.util.HashSet<>();
     /** Names used by a directive, checked once the block is parsed: {@code unknown "x" variable}. */
     final Map<String, String> used = new LinkedHashMap<>();
     final EnumMap<StreamPhase, List<StreamPhaseHandler>> phases = new EnumMap<>(StreamPhase.class);

@@ -43,6 +43,13 @@ class StreamDifferentialIT {
         server { listen 127.0.0.1:%P7%; proxy_pass 127.0.0.1:%LATE%; proxy_half_close on; }
         server { listen 127.0.0.1:%P8%; proxy_pass 127.0.0.1:%SILENT%; proxy_timeout 500ms; }
         server { listen 127.0.0.1:%P9%; allow 127.0.0.1; deny all; return ""; }
+        map $remote_addr $who { default remote; 127.0.0.1 local; ~^10\\. ten; }
+        map $server_port $which { default other; %P10% ten; }
+        server { listen 127.0.0.1:%P10%; set $x "v-$remote_addr"; return "$x $who $which\n"; }
+        upstream hashed { hash $remote_addr; server 127.0.0.1:%ECHO%; server 127.0.0.1:%DEAD%; }
+        server { listen 127.0.0.1:%P11%; proxy_pass hashed; }
+        server { listen 127.0.0.1:%P12%; proxy_pass echo; proxy_protocol on; proxy_half_close on; }
+        server { listen 127.0.0.1:%P13%; return $status-$bytes_received; }
         """;
 
     /** One case: the port index, the bytes sent, whether the client ends its output, how long quiet means done. */
@@ -64,7 +71,11 @@ class StreamDifferentialIT {
             new Case("client ends first, no half-close", 6, bytes("late\n"), true, 3000),
             new Case("client ends first, half-close", 7, bytes("late\n"), true, 3000),
             new Case("proxy_timeout", 8, bytes("quiet"), false, 3000),
-            new Case("allow, then empty return", 9, bytes(""), false, 3000));
+            new Case("allow, then empty return", 9, bytes(""), false, 3000),
+            new Case("set and map", 10, bytes(""), false, 3000),
+            new Case("hash", 11, bytes("h\n"), true, 3000),
+            new Case("proxy_protocol on", 12, bytes("pp\n"), true, 3000),
+            new Case("return of session variables", 13, bytes(""), false, 3000));
     }
 
     private static byte[] bytes(String s) {
@@ -179,6 +190,7 @@ class StreamDifferentialIT {
         for (int i = 0; i < StreamSite.PORTS; i++) {
             t = t.replace(":" + site.port(i), ":P" + i).replace(" " + site.port(i), " P" + i);
         }
+        t = t.replaceAll("(PROXY TCP4 \\S+ \\S+ )\\d+ ", "$1EPH ");
         return t.replaceAll("127\\.0\\.0\\.1:[3-6]\\d{4}\\b", "127.0.0.1:EPH");
     }
 }

@@ -50,7 +50,9 @@ public final class BuiltinOrder {
         "stream_proxy",
         "stream_upstream",
         "stream_access",
-        "stream_return");
+        "stream_map",
+        "stream_return",
+        "stream_set");
 
     private BuiltinOrder() {
     }
