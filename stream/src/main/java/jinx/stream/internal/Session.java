@@ -32,6 +32,9 @@ final class Session implements StreamSession, SocketIo.LogContext {
     /** The upstream tries, for the {@code $upstream_*} variables. */
     final List<UpstreamState> states = new ArrayList<>(1);
     Map<String, String> setVariables;
+    /** {@code $limit_conn_status}, or null. */
+    String limitConnStatus;
+    private List<Runnable> cleanups;
     /** The PROXY protocol's source address and port, destination address and port, or null. */
     String[] proxyProtocol;
     private long received;
@@ -161,7 +164,20 @@ final class Session implements StreamSession, SocketIo.LogContext {
         for (var h : engine.log) {
             h.handle(this);
         }
+        if (cleanups != null) {
+            for (Runnable r : cleanups) {
+                r.run();
+            }
+        }
         c.close();
+    }
+
+    /** Runs when the session ends, after the log phase (nginx's pool cleanups). */
+    void addCleanup(Runnable r) {
+        if (cleanups == null) {
+            cleanups = new ArrayList<>(2);
+        }
+        cleanups.add(r);
     }
 
     boolean finalized() {

@@ -52,7 +52,15 @@ class StreamConfIT {
         "log_format a escape=xml '$remote_addr';",
         "server { listen 127.0.0.1:1; return x; access_log off extra; }",
         "upstream u { server 127.0.0.1:1; random three; }",
-        "upstream u { server 127.0.0.1:1; hash $remote_addr inconsistent; }");
+        "upstream u { server 127.0.0.1:1; hash $remote_addr inconsistent; }",
+        "server { listen 127.0.0.1:1; limit_conn nosuch 1; return x; }",
+        "limit_conn_zone $remote_addr zone=a:1k;",
+        "limit_conn_zone $remote_addr zone=a;",
+        "limit_conn_zone $remote_addr size=1m;",
+        "limit_conn_zone $remote_addr zone=a:1m;\nserver { listen 127.0.0.1:1; limit_conn a 0; return x; }",
+        "limit_conn_zone $remote_addr zone=a:1m;\nserver { listen 127.0.0.1:1; limit_conn a 1; limit_conn a 2; "
+            + "return x; }",
+        "limit_conn_log_level debug;");
 
     private static String jinx(Path dir, String stream) throws Exception {
         Files.createDirectories(dir.resolve("logs"));

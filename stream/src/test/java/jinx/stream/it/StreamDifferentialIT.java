@@ -50,10 +50,15 @@ class StreamDifferentialIT {
         server { listen 127.0.0.1:%P11%; proxy_pass hashed; }
         server { listen 127.0.0.1:%P12%; proxy_pass echo; proxy_protocol on; proxy_half_close on; }
         server { listen 127.0.0.1:%P13%; return $status-$bytes_received; }
+        limit_conn_zone $remote_addr zone=addr:64k;
+        server { listen 127.0.0.1:%P14%; limit_conn addr 1; proxy_pass 127.0.0.1:%SILENT%; proxy_timeout 5s; }
         """;
 
     /** One case: the port index, the bytes sent, whether the client ends its output, how long quiet means done. */
-    record Case(String name, int port, byte[] data, boolean shut, int quietMs) {
+    record Case(String name, int port, byte[] data, boolean shut, int quietMs, boolean hold) {
+        Case(String name, int port, byte[] data, boolean shut, int quietMs) {
+            this(name, port, data, shut, quietMs, false);
+        }
     }
 
     static List<Case> cases() {
@@ -75,7 +80,8 @@ class StreamDifferentialIT {
             new Case("set and map", 10, bytes(""), false, 3000),
             new Case("hash", 11, bytes("h\n"), true, 3000),
             new Case("proxy_protocol on", 12, bytes("pp\n"), true, 3000),
-            new Case("return of session variables", 13, bytes(""), false, 3000));
+            new Case("return of session variables", 13, bytes(""), false, 3000),
+            new Case("limit_conn: a second session while one is open", 14, bytes(""), false, 3000, true));
     }
 
     private static byte[] bytes(String s) {
@@ -130,8 +136,19 @@ class StreamDifferentialIT {
         for (Case c : cases()) {
             int errBefore = site.errorLog().length();
             int accBefore = site.accessLog().length();
+            java.net.Socket holder = null;
+            if (c.hold()) {
+                holder = new java.net.Socket("127.0.0.1", site.port(c.port()));
+                Thread.sleep(300);
+            }
             String got = site.exchange(c.port(), c.data(), c.shut(), c.quietMs());
             String access = awaitLine(site, accBefore);
+            if (holder != null) {
+                // the held session ends too, and its lines are this case's
+                int before = site.accessLog().length();
+                holder.close();
+                access += awaitLine(site, before);
+            }
             String errors = site.errorLog().substring(errBefore);
             out.add(c.name() + " | " + mask(site, summary(got)) + " | " + mask(site, access.strip()) + " | "
                 + sessionLines(site, errors));
@@ -163,7 +180,7 @@ class StreamDifferentialIT {
 
     private static final Pattern LINE = Pattern.compile("\\[(\\w+)\\] \\d+#\\d+: (.*)");
     private static final String[] MARKERS = {"connected to", "disconnected", "connect() failed", "timed out",
-        "forbidden", "no live upstreams"};
+        "forbidden", "no live upstreams", "limiting"};
 
     /** The error lines about the session, without the time, pid and numbers. */
     private static String sessionLines(StreamSite site, String errors) {

@@ -49,6 +49,7 @@ public final class BuiltinOrder {
         "stream_log",
         "stream_proxy",
         "stream_upstream",
+        "stream_limit_conn",
         "stream_access",
         "stream_map",
         "stream_return",
