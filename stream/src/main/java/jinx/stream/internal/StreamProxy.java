@@ -28,7 +28,7 @@ final class StreamProxy {
     private final Connection c;
     private final EventLoop loop;
     private final StreamProxySrvConf pscf;
-    private final Upstream upstream;
+    private Upstream upstream;
     private final PeerConnection pc = new PeerConnection();
     /** Client to upstream: sent from position to limit, read into limit to capacity. */
     private ByteBuffer downstream;
@@ -65,6 +65,13 @@ final class StreamProxy {
         downstream = StreamBuffers.take((int) pscf.bufferSize).limit(0);
         if (c.read.ready) {
             loop.post(c.read);
+        }
+        if (pscf.upstreamValue != null) {
+            upstream = ProxyEval.eval(s, pscf);
+            if (upstream == null) {
+                finalizeProxy(StreamSession.STATUS_INTERNAL_SERVER_ERROR);
+                return;
+            }
         }
         upstream.start(loop, pc, hashKey());
         pc.start = loop.wallMillis();

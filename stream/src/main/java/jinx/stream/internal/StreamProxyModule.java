@@ -89,10 +89,14 @@ public final class StreamProxyModule extends StreamModuleBase {
      */
     private static void proxyPass(ConfContext cf, StreamProxySrvConf conf) throws ConfException {
         String url = cf.arg(1);
-        if (url.indexOf('$') >= 0) {
-            throw new ConfException("proxy_pass with variables is not supported yet");
-        }
         StreamUpstreamModule.MainConf umcf = StreamUpstreamModule.mainConf(cf);
+        if (url.indexOf('$') >= 0) {
+            // the group or address is found per session (nginx's ngx_stream_proxy_eval())
+            conf.upstreamValue = StreamValue.compile(StreamConfig.of(cf), url);
+            conf.upstreams = umcf;
+            StreamConfig.contentHandler(cf, s -> new StreamProxy((Session) s, conf).start());
+            return;
+        }
         String file = cf.file();
         int line = cf.line();
         conf.upstream = () -> {

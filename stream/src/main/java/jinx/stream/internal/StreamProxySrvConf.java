@@ -16,6 +16,9 @@ final class StreamProxySrvConf {
     }
 
     UpstreamRef upstream;
+    /** {@code proxy_pass} with variables: the value, and the block's groups it may name. */
+    StreamValue upstreamValue;
+    StreamUpstreamModule.MainConf upstreams;
     private Upstream resolved;
     long connectTimeout = UNSET;
     long timeout = UNSET;
