@@ -56,7 +56,8 @@ record Cidr(byte[] addr, byte[] mask, boolean any, boolean unix) {
         return new Parsed(new Cidr(addr, mask, false, false), low);
     }
 
-    private static byte[] numeric(String a) {
+    /** An IPv4 address in dotted quad or an IPv6 address, as nginx's {@code ngx_parse_addr()}; else null. */
+    static byte[] numeric(String a) {
         if (a.indexOf(':') >= 0) {
             if (!a.matches("[0-9A-Fa-f:.]+")) {
                 return null;

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -13,13 +12,8 @@ import java.util.regex.PatternSyntaxException;
 import jinx.kernel.ConfException;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
-import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
-import jinx.kernel.spi.JinxModule;
-import jinx.kernel.spi.ModuleType;
 import jinx.stream.StreamSession;
-import jinx.stream.spi.StreamConfig;
-import jinx.stream.spi.StreamScope;
 import jinx.stream.spi.StreamVariable;
 
 /**
@@ -58,6 +52,8 @@ public final class StreamMapModule extends StreamModuleBase {
     private static final class MapTable implements StreamVariable {
         final StreamValue source;
         final Map<String, StreamValue> exact = new HashMap<>();
+        /** The values as written, for nginx's duplicate and conflicting keys. */
+        final Map<String, String> written = new HashMap<>();
         final List<Pattern> regex = new ArrayList<>();
         final List<StreamValue> regexValues = new ArrayList<>();
         StreamValue dflt;
@@ -94,48 +90,13 @@ public final class StreamMapModule extends StreamModuleBase {
             throw new ConfException("invalid variable name \"" + var + "\"");
         }
         MapTable table = new MapTable(StreamValue.compile(block, cf.arg(1)));
-        cf.parseBlock(new MapScope(outer, table, block));
+        cf.parseBlock(new DataBlockScope(outer, (c, words) -> line(c, words, table, block)));
         String name = var.substring(1);
         if (block.variables.containsKey(name) && !block.changeable.contains(name)) {
             throw new ConfException("the duplicate \"" + name + "\" variable");
         }
         block.variables.put(name, table);
         block.changeable.add(name);
-    }
-
-    /** The lines of a {@code map {}} block: nginx's {@code ngx_stream_map()} as {@code cf->handler}. */
-    private record MapScope(BlockScope outer, MapTable table, StreamBlock block)
-        implements StreamScope {
-
-        @Override
-        public Ctx ctx() {
-            return outer.ctx();
-        }
-
-        @Override
-        public ModuleType moduleType() {
-            return outer.moduleType();
-        }
-
-        @Override
-        public Object conf(JinxModule module, Class<?> type) {
-            return outer.conf(module, type);
-        }
-
-        @Override
-        public StreamConfig config() {
-            return block;
-        }
-
-        @Override
-        public void contentHandler(Consumer<StreamSession> handler) {
-            throw new IllegalStateException("a map has no content handler");
-        }
-
-        @Override
-        public LineHandler lineHandler() {
-            return (cf, words) -> line(cf, words, table, block);
-        }
     }
 
     private static void line(ConfContext cf, List<String> words, MapTable table, StreamBlock block)
@@ -169,8 +130,13 @@ public final class StreamMapModule extends StreamModuleBase {
         if (key.startsWith("\\")) {
             key = key.substring(1);
         }
-        if (table.exact.putIfAbsent(key, value) != null) {
-            throw new ConfException("duplicate parameter \"" + key + "\"");
+        String before = table.written.putIfAbsent(key, words.get(1));
+        if (before == null) {
+            table.exact.put(key, value);
+        } else if (before.equals(words.get(1))) {
+            cf.log(jinx.kernel.LogLevel.WARN, "duplicate parameter \"" + key + "\"");
+        } else {
+            throw new ConfException("conflicting parameter \"" + key + "\"");
         }
     }
 }

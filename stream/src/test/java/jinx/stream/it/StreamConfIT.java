@@ -60,7 +60,16 @@ class StreamConfIT {
         "limit_conn_zone $remote_addr zone=a:1m;\nserver { listen 127.0.0.1:1; limit_conn a 0; return x; }",
         "limit_conn_zone $remote_addr zone=a:1m;\nserver { listen 127.0.0.1:1; limit_conn a 1; limit_conn a 2; "
             + "return x; }",
-        "limit_conn_log_level debug;");
+        "limit_conn_log_level debug;",
+        "split_clients \"$remote_addr\" $s {\n60% a;\n50% b;\n}",
+        "split_clients \"$remote_addr\" $s {\n5 a;\n}",
+        "geo $g {\n10.0.0.0/33 x;\n}",
+        "geo 1.2.3.4 $g { }",
+        "geo $g {\n10.0.0.0/8;\n}",
+        "map $remote_addr $m {\ndefault a;\ndefault b;\n}",
+        "map $remote_addr $m {\nx a;\nx b;\n}",
+        "server { listen 127.0.0.1:1; set x 1; return x; }",
+        "server { listen 127.0.0.1:1; set $remote_addr 1; return x; }");
 
     private static String jinx(Path dir, String stream) throws Exception {
         Files.createDirectories(dir.resolve("logs"));

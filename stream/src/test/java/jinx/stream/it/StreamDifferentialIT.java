@@ -56,6 +56,14 @@ class StreamDifferentialIT {
         server { listen 127.0.0.1:%P15%; proxy_pass $target; }
         server { listen 127.0.0.1:%P16%; proxy_pass $target; }
         server { listen 127.0.0.1:%P17%; proxy_pass $target; }
+        geo $g1 { default other; 127.0.0.0/8 loopback; 127.0.0.1 exact; 10.0.0.0/8 ten; }
+        geo $remote_port $g2 { default none; 127.0.0.0/8 lo; }
+        geo $g3 { default none; 127.0.0.0/8 lo8; 127.0.0.0/16 lo16; delete 127.0.0.0/16; }
+        split_clients "$remote_addr" $s1 { 50% a; * b; }
+        split_clients "abc" $s2 { 33.33% a; 33.33% b; * c; }
+        split_clients "client-42" $s3 { 10% a; 45.5% b; 44.5% c; }
+        split_clients "x" $s4 { 0.01% a; 99.98% b; }
+        server { listen 127.0.0.1:%P18%; return "$g1 $g2 $g3 $s1 $s2 $s3 $s4\n"; }
         """;
 
     /**
@@ -92,7 +100,8 @@ class StreamDifferentialIT {
             new Case("limit_conn: a second session while one is open", 14, bytes(""), false, 3000, true),
             new Case("proxy_pass $var naming a group", 15, bytes("g\n"), false, 700),
             new Case("proxy_pass $var naming an address", 16, bytes("a\n"), false, 700),
-            new Case("proxy_pass $var naming a host, no resolver", 17, bytes(""), false, 3000));
+            new Case("proxy_pass $var naming a host, no resolver", 17, bytes(""), false, 3000),
+            new Case("geo and split_clients", 18, bytes(""), false, 3000));
     }
 
     private static byte[] bytes(String s) {

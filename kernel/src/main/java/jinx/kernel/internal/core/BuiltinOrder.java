@@ -51,7 +51,9 @@ public final class BuiltinOrder {
         "stream_upstream",
         "stream_limit_conn",
         "stream_access",
+        "stream_geo",
         "stream_map",
+        "stream_split_clients",
         "stream_return",
         "stream_set");
 
