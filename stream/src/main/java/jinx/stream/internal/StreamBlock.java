@@ -119,6 +119,28 @@ final class StreamBlock implements StreamConfig {
         };
     }
 
+    /**
+     * Defines the variable a data block ({@code map}, {@code geo}, {@code split_clients}) computes: nginx's
+     * {@code ngx_stream_add_variable(..., NGX_STREAM_VAR_CHANGEABLE)}.
+     *
+     * @throws ConfException {@code the duplicate "x" variable} for a built-in one
+     */
+    void defineVariable(String name, StreamVariable getter) throws ConfException {
+        if (variables.containsKey(name) && !changeable.contains(name)) {
+            throw new ConfException("the duplicate \"" + name + "\" variable");
+        }
+        variables.put(name, getter);
+        changeable.add(name);
+    }
+
+    /** {@code $name} as a data block's or {@code set}'s target: nginx's {@code invalid variable name "x"}. */
+    static String variableName(String word) throws ConfException {
+        if (word.length() < 2 || word.charAt(0) != '$') {
+            throw new ConfException("invalid variable name \"" + word + "\"");
+        }
+        return word.substring(1);
+    }
+
     /** nginx's {@code ngx_stream_variables_init_vars()}: every name a directive used must exist. */
     void checkVariables() throws ConfException {
         for (String name : used.keySet()) {

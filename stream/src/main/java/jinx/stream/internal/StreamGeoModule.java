@@ -74,9 +74,7 @@ public final class StreamGeoModule extends StreamModuleBase {
         BlockScope outer = (BlockScope) cf.scope();
         StreamBlock block = outer.block;
         String var = cf.arg(cf.args().size() - 1);
-        if (var.length() < 2 || var.charAt(0) != '$') {
-            throw new ConfException("invalid variable name \"" + var + "\"");
-        }
+        String name = StreamBlock.variableName(var);
         if (cf.args().size() == 3 && (cf.arg(1).length() < 2 || cf.arg(1).charAt(0) != '$')) {
             throw new ConfException("invalid variable name \"" + cf.arg(1) + "\"");
         }
@@ -84,12 +82,7 @@ public final class StreamGeoModule extends StreamModuleBase {
         Table table = new Table(source);
         cf.parseBlock(new DataBlockScope(outer, (c, words) -> line(c, words, table)));
         table.nets.sort((x, y) -> y.bits() - x.bits());
-        String name = var.substring(1);
-        if (block.variables.containsKey(name) && !block.changeable.contains(name)) {
-            throw new ConfException("the duplicate \"" + name + "\" variable");
-        }
-        block.variables.put(name, table);
-        block.changeable.add(name);
+        block.defineVariable(name, table);
     }
 
     private static void line(ConfContext cf, List<String> words, Table table) throws ConfException {

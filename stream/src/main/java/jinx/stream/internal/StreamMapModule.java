@@ -86,17 +86,10 @@ public final class StreamMapModule extends StreamModuleBase {
         BlockScope outer = (BlockScope) cf.scope();
         StreamBlock block = outer.block;
         String var = cf.arg(2);
-        if (var.length() < 2 || var.charAt(0) != '$') {
-            throw new ConfException("invalid variable name \"" + var + "\"");
-        }
+        String name = StreamBlock.variableName(var);
         MapTable table = new MapTable(StreamValue.compile(block, cf.arg(1)));
         cf.parseBlock(new DataBlockScope(outer, (c, words) -> line(c, words, table, block)));
-        String name = var.substring(1);
-        if (block.variables.containsKey(name) && !block.changeable.contains(name)) {
-            throw new ConfException("the duplicate \"" + name + "\" variable");
-        }
-        block.variables.put(name, table);
-        block.changeable.add(name);
+        block.defineVariable(name, table);
     }
 
     private static void line(ConfContext cf, List<String> words, MapTable table, StreamBlock block)

@@ -57,11 +57,7 @@ public final class StreamSetModule extends StreamModuleBase {
     }
 
     private static void set(ConfContext cf, SrvConf conf) throws ConfException {
-        String v = cf.arg(1);
-        if (v.length() < 2 || v.charAt(0) != '$') {
-            throw new ConfException("invalid variable name \"" + v + "\"");
-        }
-        String name = v.substring(1);
+        String name = StreamBlock.variableName(cf.arg(1));
         StreamBlock block = ((BlockScope) cf.scope()).block;
         if (!block.variables.containsKey(name)) {
             block.addVariable(name, s -> {

@@ -71,9 +71,7 @@ public final class StreamSplitClientsModule extends StreamModuleBase {
         BlockScope outer = (BlockScope) cf.scope();
         StreamBlock block = outer.block;
         String var = cf.arg(2);
-        if (var.length() < 2 || var.charAt(0) != '$') {
-            throw new ConfException("invalid variable name \"" + var + "\"");
-        }
+        String name = StreamBlock.variableName(var);
         Parts parts = new Parts(StreamValue.compile(block, cf.arg(1)));
         cf.parseBlock(new DataBlockScope(outer, (c, words) -> part(words, parts)));
         long sum = 0;
@@ -89,12 +87,7 @@ public final class StreamSplitClientsModule extends StreamModuleBase {
             }
             parts.bounds.add(p != 0 ? last : 0L);
         }
-        String name = var.substring(1);
-        if (block.variables.containsKey(name) && !block.changeable.contains(name)) {
-            throw new ConfException("the duplicate \"" + name + "\" variable");
-        }
-        block.variables.put(name, parts);
-        block.changeable.add(name);
+        block.defineVariable(name, parts);
     }
 
     /** One line: {@code 12.5% value;} or {@code * value;}. */
