@@ -89,6 +89,33 @@ class ModuleBoundaryTest {
         assertEquals(List.of(), violations);
     }
 
+    /**
+     * The issue's rule for stream: {@code jinx.stream} requires neither {@code jinx.http} nor the HTTP proxy, only
+     * the kernel and the protocol-neutral {@code jinx.proxy.upstream}, which itself requires the kernel alone; and
+     * no stream source names an HTTP package.
+     */
+    @Test
+    void streamNeedsNoHttp() throws IOException {
+        Pattern requires = Pattern.compile("(?m)^\\s*requires\\s+(?:transitive\\s+|static\\s+)*([\\w.]+)\\s*;");
+        for (String unit : List.of("stream", "upstream")) {
+            String info = Files.readString(ROOT.resolve(unit + "/src/main/java/module-info.java"));
+            Matcher m = requires.matcher(info);
+            List<String> names = new ArrayList<>();
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            assertTrue(names.contains("jinx.kernel") || names.contains("jinx.proxy.upstream"), unit + ": " + names);
+            assertTrue(!names.contains("jinx.http") && !names.contains("jinx.proxy"), unit + " requires " + names);
+        }
+        try (Stream<Path> files = Files.walk(ROOT.resolve("stream/src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String text = Files.readString(f, StandardCharsets.UTF_8);
+                assertTrue(!text.contains("import jinx.http") && !text.contains("jinx.proxy.internal"),
+                    ROOT.relativize(f) + " names HTTP");
+            }
+        }
+    }
+
     @Test
     void theCheckSeesAnImportAndACast() throws IOException {
         Path dir = Files.createTempDirectory("jinx-boundary");

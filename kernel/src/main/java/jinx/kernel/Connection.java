@@ -1,6 +1,8 @@
 package jinx.kernel;
 
+import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.SockAddr;
+import jinx.kernel.os.Sockets;
 
 /**
  * A connection slot: nginx's {@code ngx_connection_t}. A loop builds {@code worker_connections} of them once,
@@ -198,6 +200,25 @@ public final class Connection {
             io = null;
             own.release(this);
         }
+    }
+
+    /**
+     * Returns the connection's local address: its listening socket's when that is not a wildcard, else the
+     * socket's own ({@code getsockname()}), asked on every call: nginx's {@code ngx_connection_local_sockaddr()},
+     * which a protocol module needs for {@code $server_addr} and {@code $server_port} without the OS layer.
+     * Added in SPI 1.4.
+     *
+     * @return the address, or null for a connection without a socket and a wildcard (or no) listening socket
+     * @throws NativeIoException {@code getsockname() failed (...)}
+     */
+    public SockAddr localSockaddr() throws NativeIoException {
+        if (listening != null && !listening.sockaddr().isWildcard()) {
+            return listening.sockaddr();
+        }
+        if (!hasDescriptor()) {
+            return null;
+        }
+        return Sockets.getsockname(fd);
     }
 
     /**

@@ -188,6 +188,18 @@ public final class ErrorLog {
     }
 
     /**
+     * Returns the system's text of an errno as nginx prints it after a message ({@code Connection refused}), for a
+     * module that logs {@code upstream timed out (110: Connection timed out)} without the OS layer. Added in
+     * SPI 1.4.
+     *
+     * @param errno the error number
+     * @return the text
+     */
+    public static String strerror(int errno) {
+        return jinx.kernel.os.Errors.text(errno);
+    }
+
+    /**
      * Writes an {@code emerg} message.
      *
      * @param message the message

@@ -68,7 +68,8 @@ public final class EventConnect {
             closeQuietly(fd, log);
             return Rc.ERROR;
         }
-        c.number = loop.nextConnectionNumber();
+        c.number = pc.number != 0 ? pc.number : loop.nextConnectionNumber();
+        c.data = pc.logContext;
         c.addrText(pc.name);
         pc.connectedAt = loop.wallMillis();
         pc.connection = c;

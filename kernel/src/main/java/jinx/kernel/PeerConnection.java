@@ -79,6 +79,17 @@ public final class PeerConnection {
     public Source source;
     /** The balancer's per-request state (nginx's {@code pc->data}). */
     public Object data;
+    /**
+     * The number the outbound connection logs with ({@code *N}), or 0 for a number of its own: nginx's
+     * {@code pc->log = c->log}, which makes an upstream's errors carry the client connection's number. Added in
+     * SPI 1.4.
+     */
+    public long number;
+    /**
+     * What the outbound connection's error lines add ({@code while connecting to upstream, client: ...}) from the
+     * first one on, a {@code connect()} that fails at once included; or null. Added in SPI 1.4.
+     */
+    public SocketIo.LogContext logContext;
 
     private SocketAddress encodedFor;
     private SockAddr encoded;

@@ -530,6 +530,22 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
         return cork(c, 0);
     }
 
+    /**
+     * Sets {@code TCP_NODELAY}: nginx's {@code ngx_tcp_nodelay()}, which the stream module calls on the client's
+     * and the upstream's connections. Added in SPI 1.4.
+     *
+     * @param c the connection
+     * @return {@link Rc#OK}, or {@link Rc#ERROR} (logged as nginx does, {@code setsockopt(TCP_NODELAY) failed})
+     */
+    public int tcpNodelay(Connection c) {
+        try {
+            Sockets.setsockopt(c.fd(), Platform.IPPROTO_TCP, Platform.TCP_NODELAY, 1, optval);
+            return Rc.OK;
+        } catch (NativeIoException e) {
+            return connectionError(c, e);
+        }
+    }
+
     private int cork(Connection c, int on) {
         try {
             Sockets.setsockopt(c.fd(), Platform.IPPROTO_TCP, Platform.TCP_CORK, on, optval);

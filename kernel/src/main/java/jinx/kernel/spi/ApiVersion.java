@@ -23,10 +23,12 @@ package jinx.kernel.spi;
  * {@code jinx.http.spi.ConnectionTakeover} with {@code HttpConfig.addListenParameter} (a module takes a
  * {@code listen ... ssl} connection over before its first request) and {@code jinx.http.ClientConnection} (the
  * connection's server chosen by the TLS server name, its log, and the way back to reading requests, secured or
- * answered 497); what the proxy's error interception, {@code X-Accel-*}, {@code proxy_bind} and unbuffered bodies
- * need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and kin,
- * {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in SPI
- * 1.4".
+ * answered 497); for the stream module, {@code Connection.localSockaddr()} ({@code $server_addr} without the OS
+ * layer), {@code SocketIo.tcpNodelay()}, {@code ErrorLog.strerror()}, {@code PeerConnection.number} and
+ * {@code PeerConnection.logContext}; what the proxy's error interception, {@code X-Accel-*}, {@code proxy_bind} and
+ * unbuffered bodies need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and
+ * kin, {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in
+ * SPI 1.4".
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

@@ -47,7 +47,20 @@ public final class BuiltinOrder {
         "http_range_filter",
         "http_chunked_filter",
         "http_header_filter",
-        "http_write_filter");
+        "http_write_filter",
+        // the stream modules (src/stream), in nginx's order: handlers of one phase run top to bottom
+        "stream",
+        "stream_core",
+        "stream_log",
+        "stream_proxy",
+        "stream_upstream",
+        "stream_limit_conn",
+        "stream_access",
+        "stream_geo",
+        "stream_map",
+        "stream_split_clients",
+        "stream_return",
+        "stream_set");
 
     private BuiltinOrder() {
     }

@@ -1,0 +1,127 @@
+package jinx.stream.internal;
+
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.Set;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.spi.Arity;
+import jinx.kernel.spi.ConfContext;
+import jinx.kernel.spi.Directive;
+import jinx.kernel.spi.Slots;
+import jinx.proxy.upstream.Upstream;
+import jinx.stream.spi.StreamConfig;
+
+/**
+ * nginx's {@code ngx_stream_proxy_module}: {@code proxy_pass} to an address or an {@code upstream {}} group, with
+ * {@code proxy_connect_timeout}, {@code proxy_timeout}, {@code proxy_buffer_size}, {@code proxy_next_upstream} and
+ * its {@code _tries} and {@code _timeout}, {@code proxy_half_close}, {@code proxy_upload_rate},
+ * {@code proxy_download_rate}, {@code proxy_socket_keepalive} and {@code proxy_protocol} (version 1). The session's
+ * relay is {@link StreamProxy}.
+ */
+public final class StreamProxyModule extends StreamModuleBase {
+
+    /** The module's name. */
+    public static final String NAME = "stream_proxy";
+
+    private static final List<Directive<?>> DIRECTIVES = List.of(
+        Directive.of("proxy_pass", Set.of(SRV), Arity.TAKE1, StreamProxySrvConf.class, StreamProxyModule::proxyPass)
+            .syntax("address").describe("Sets the address of a proxied server: an address or a server group."),
+        Directive.of("proxy_connect_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.msec((c, v) -> c.connectTimeout = v)).syntax("time").defaults("60s")
+            .describe("Defines a timeout for establishing a connection with a proxied server."),
+        Directive.of("proxy_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.msec((c, v) -> c.timeout = v)).syntax("timeout").defaults("10m")
+            .describe("Sets the timeout between two successive read or write operations on client or proxied "
+                + "server connections."),
+        Directive.of("proxy_buffer_size", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.size((c, v) -> c.bufferSize = v)).syntax("size").defaults("16k")
+            .describe("Sets the size of the buffer used for reading data from the proxied server and from the "
+                + "client."),
+        Directive.of("proxy_upload_rate", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.size((c, v) -> c.uploadRate = v)).syntax("rate").defaults("0")
+            .describe("Limits the speed of reading the data from the client, in bytes per second."),
+        Directive.of("proxy_download_rate", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.size((c, v) -> c.downloadRate = v)).syntax("rate").defaults("0")
+            .describe("Limits the speed of reading the data from the proxied server, in bytes per second."),
+        Directive.of("proxy_next_upstream", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
+            Slots.flag((c, v) -> c.nextUpstream = v ? 1 : 0)).syntax("on | off").defaults("on")
+            .describe("When a connection to the proxied server cannot be established, determines whether a "
+                + "client connection will be passed to the next server."),
+        Directive.of("proxy_next_upstream_tries", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.number((c, v) -> c.nextUpstreamTries = v)).syntax("number").defaults("0")
+            .describe("Limits the number of possible tries for passing a connection to the next server."),
+        Directive.of("proxy_next_upstream_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.msec((c, v) -> c.nextUpstreamTimeout = v)).syntax("time").defaults("0")
+            .describe("Limits the time allowed to pass a connection to the next server."),
+        Directive.of("proxy_half_close", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
+            Slots.flag((c, v) -> c.halfClose = v ? 1 : 0)).syntax("on | off").defaults("off")
+            .describe("Enables or disables closing each direction of a TCP connection independently."),
+        Directive.of("proxy_socket_keepalive", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
+            Slots.flag((c, v) -> c.socketKeepalive = v ? 1 : 0)).syntax("on | off").defaults("off")
+            .describe("Configures the TCP keepalive behavior for outgoing connections to a proxied server."),
+        Directive.of("proxy_protocol", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
+            Slots.flag((c, v) -> c.proxyProtocol = v ? 1 : 0)).syntax("on | off").defaults("off")
+            .describe("Enables the PROXY protocol for connections to a proxied server."));
+
+    /**
+     * The module; the kernel makes one per cycle.
+     */
+    public StreamProxyModule() {
+        super(NAME, DIRECTIVES);
+    }
+
+    @Override
+    public Object createSrvConf() {
+        return new StreamProxySrvConf();
+    }
+
+    @Override
+    public void mergeSrvConf(Object parent, Object child) throws ConfException {
+        StreamProxySrvConf conf = (StreamProxySrvConf) child;
+        conf.merge((StreamProxySrvConf) parent);
+        conf.resolve();
+    }
+
+    /**
+     * nginx's {@code ngx_stream_proxy_pass()} with {@code ngx_stream_upstream_add()}: the name of an
+     * {@code upstream {}} of the block (defined before or after), else an address resolved now.
+     */
+    private static void proxyPass(ConfContext cf, StreamProxySrvConf conf) throws ConfException {
+        String url = cf.arg(1);
+        StreamUpstreamModule.MainConf umcf = StreamUpstreamModule.mainConf(cf);
+        if (url.indexOf('$') >= 0) {
+            // the group or address is found per session (nginx's ngx_stream_proxy_eval())
+            conf.upstreamValue = StreamValue.compile(StreamConfig.of(cf), url);
+            conf.upstreams = umcf;
+            StreamConfig.contentHandler(cf, s -> new StreamProxy((Session) s, conf).start());
+            return;
+        }
+        String file = cf.file();
+        int line = cf.line();
+        conf.upstream = () -> {
+            Upstream u = umcf.blocks.get(url);
+            if (u != null) {
+                return u;
+            }
+            return implicit(url, file, line);
+        };
+        StreamConfig.contentHandler(cf, s -> new StreamProxy((Session) s, conf).start());
+    }
+
+    /** An address's group, resolved once: {@code host not found in upstream "x" in file:line}. */
+    private static Upstream implicit(String url, String file, int line) throws ConfException {
+        try {
+            StreamUpstreamModule.checkPort(url);
+            Upstream u = new Upstream(url, true, file, line);
+            // nginx names the host alone when the name does not resolve (ngx_stream_upstream_init_round_robin)
+            String host = url.substring(0, url.lastIndexOf(':'));
+            for (SocketAddress sa : Upstream.resolve(url, "upstream \"" + host + "\"")) {
+                u.peer(sa, url);
+            }
+            return u;
+        } catch (ConfException e) {
+            throw ConfException.at(e.text(), file, line);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package jinx.stream.internal;
+
+import jinx.kernel.ConfException;
+import jinx.proxy.upstream.Upstream;
+
+/**
+ * A server's proxy conf: nginx's {@code ngx_stream_proxy_srv_conf_t}.
+ */
+final class StreamProxySrvConf {
+
+    private static final long UNSET = -1;
+
+    /** Finds the group once the block is parsed (an {@code upstream {}} may follow the {@code proxy_pass}). */
+    interface UpstreamRef {
+        Upstream get() throws ConfException;
+    }
+
+    UpstreamRef upstream;
+    /** {@code proxy_pass} with variables: the value, and the block's groups it may name. */
+    StreamValue upstreamValue;
+    StreamUpstreamModule.MainConf upstreams;
+    private Upstream resolved;
+    long connectTimeout = UNSET;
+    long timeout = UNSET;
+    long bufferSize = UNSET;
+    long uploadRate = UNSET;
+    long downloadRate = UNSET;
+    long nextUpstreamTimeout = UNSET;
+    int nextUpstreamTries = -1;
+    int nextUpstream = -1;
+    int halfClose = -1;
+    int socketKeepalive = -1;
+    int proxyProtocol = -1;
+
+    /** The group; an implicit one is resolved here, as nginx resolves it while reading the configuration. */
+    void resolve() throws ConfException {
+        if (upstream != null && resolved == null) {
+            resolved = upstream.get();
+        }
+    }
+
+    Upstream group() {
+        return resolved;
+    }
+
+    void merge(StreamProxySrvConf p) {
+        connectTimeout = pick(connectTimeout, p.connectTimeout, 60_000);
+        timeout = pick(timeout, p.timeout, 600_000);
+        bufferSize = pick(bufferSize, p.bufferSize, 16384);
+        uploadRate = pick(uploadRate, p.uploadRate, 0);
+        downloadRate = pick(downloadRate, p.downloadRate, 0);
+        nextUpstreamTimeout = pick(nextUpstreamTimeout, p.nextUpstreamTimeout, 0);
+        nextUpstreamTries = (int) pick(nextUpstreamTries, p.nextUpstreamTries, 0);
+        nextUpstream = (int) pick(nextUpstream, p.nextUpstream, 1);
+        halfClose = (int) pick(halfClose, p.halfClose, 0);
+        socketKeepalive = (int) pick(socketKeepalive, p.socketKeepalive, 0);
+        proxyProtocol = (int) pick(proxyProtocol, p.proxyProtocol, 0);
+    }
+
+    private static long pick(long v, long parent, long dflt) {
+        return v != UNSET ? v : parent != UNSET ? parent : dflt;
+    }
+}
