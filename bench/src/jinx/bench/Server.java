@@ -220,6 +220,20 @@ final class Server implements AutoCloseable {
         return n;
     }
 
+    /** The configuration the server started with. */
+    String conf() {
+        return conf;
+    }
+
+    /**
+     * Replaces the configuration file (a reload reads it).
+     *
+     * @param text the new configuration
+     */
+    void writeConf(String text) throws IOException {
+        Files.writeString(prefix.resolve("conf/bench.conf"), text);
+    }
+
     /** Sends HUP to the master. */
     void reload() throws IOException, InterruptedException {
         signal("HUP", masterPid());
