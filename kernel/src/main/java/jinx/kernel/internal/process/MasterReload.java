@@ -122,10 +122,14 @@ final class MasterReload {
      */
     private static void inPlace(Master master, KernelCycle old, KernelCycle fresh, int snapshotFd,
                                 List<ProcessTable.Entry> running) {
+        // the workers are the new cycle's before it comes into force: the old one is released at once, not kept
+        // for workers that no longer serve it
+        for (ProcessTable.Entry e : running) {
+            e.cycle = fresh;
+        }
         commit(master, old, fresh, snapshotFd);
         MasterChildren children = master.children();
         for (ProcessTable.Entry e : running) {
-            e.cycle = fresh;
             e.ready = false;
             e.reload++;
             e.reloadNs = System.nanoTime();
