@@ -131,7 +131,8 @@ final class Server implements AutoCloseable {
             if (workerPids().size() == workers && get("/hello").startsWith("HTTP/1.1 200")) {
                 return;
             }
-            Thread.sleep(100);
+            // fine enough for bench/run start, which times this wait (nginx is ready in tens of ms)
+            Thread.sleep(5);
         }
         throw new IOException(kind.label + " did not become ready in 60 s: " + tail(prefix.resolve("logs/error.log")));
     }
@@ -218,6 +219,20 @@ final class Server implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** The configuration the server started with. */
+    String conf() {
+        return conf;
+    }
+
+    /**
+     * Replaces the configuration file (a reload reads it).
+     *
+     * @param text the new configuration
+     */
+    void writeConf(String text) throws IOException {
+        Files.writeString(prefix.resolve("conf/bench.conf"), text);
     }
 
     /** Sends HUP to the master. */

@@ -39,8 +39,19 @@ final class Wrk {
      */
     static Result run(String url, int threads, int connections, int seconds, List<String> headers)
             throws IOException, InterruptedException {
+        return run(url, threads, connections, seconds, headers, 5);
+    }
+
+    /**
+     * Runs wrk with a request timeout: a request that takes longer counts in its {@code timeout} errors.
+     *
+     * @param timeoutSeconds wrk's {@code --timeout}
+     * @return the figures
+     */
+    static Result run(String url, int threads, int connections, int seconds, List<String> headers,
+                      int timeoutSeconds) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("wrk", "--latency", "-t" + threads, "-c" + connections,
-            "-d" + seconds + "s", "--timeout", "5s"));
+            "-d" + seconds + "s", "--timeout", timeoutSeconds + "s"));
         for (String h : headers) {
             cmd.add("-H");
             cmd.add(h);

@@ -23,10 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * {@code worker_warmup}: a worker a reload started runs requests of its own before it reports ready, through the
- * real {@code bin/jinx}; they reach neither the access log nor the error log, and the old worker serves
- * meanwhile. By default ({@code off}) none runs. The test kills the master and its workers in
- * {@code finally}.
+ * {@code worker_warmup}: a worker JVM a reload started runs requests of its own before it reports ready, through the
+ * real {@code bin/jinx} (a reload that needs new JVMs: the configurations differ in {@code env}, a worker process's
+ * own setting; a reload inside the running workers warms nothing up, their JIT is warm); they reach neither the
+ * access log nor the error log, and the old worker serves meanwhile. By default ({@code off}) none runs. The test
+ * kills the master and its workers in {@code finally}.
  */
 @Tag("slow")
 class WarmUpIT {
@@ -38,7 +39,8 @@ class WarmUpIT {
 
     private static String conf(int port, String body, String warmUp) {
         String user = Syscalls.geteuid() == 0 ? "user root;\n" : "";
-        return "master_process on;\ndaemon off;\nworker_processes 1;\n" + user + warmUp
+        return "env JINX_IT_BODY=" + body + ";\nmaster_process on;\ndaemon off;\nworker_processes 1;\n" + user
+            + warmUp
             + "error_log logs/error.log notice;\npid logs/jinx.pid;\n"
             + "events { worker_connections 256; }\n"
             + "http { access_log logs/access.log; server { listen 127.0.0.1:" + port + ";\n"

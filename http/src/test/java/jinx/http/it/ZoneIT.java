@@ -160,29 +160,62 @@ class ZoneIT {
             int port = Site.freePort();
             Process p = start(site, port);
             try {
-                List<ProcessHandle> old = WorkerProcs.workers(p, site, 2);
-                WorkerProcs.waitForBody(port, "/read");
-                for (int i = 0; i < 10; i++) {
-                    WorkerProcs.body(port, "/cas");
-                }
-                assertEquals("10 0", read(port));
-                // the same zone (name, size, module) in the new cycle: the new workers map the same memory
-                site.write("conf/jinx.conf", site.read("conf/jinx.conf").replace("worker_connections 256;",
-                    "worker_connections 512;"));
-                Syscalls.kill(p.pid(), Platform.SIGHUP);
-                Masters.waitForLog(site, log -> log.split(": reconfiguring\n", -1).length == 2);
-                Masters.assertAllExit(old);
-                List<ProcessHandle> fresh = WorkerProcs.workers(p, site, 2, old);
-                assertEquals(2, fresh.size());
+                List<ProcessHandle> workers = countToTen(p, site, port);
+                // the same zone (name, size, module) in the new cycle: the workers, reloaded in place (issue #35),
+                // map the same memory in their new cycle
+                reloadInPlace(p, site, "worker_connections 256;", "worker_connections 512;");
                 assertEquals("10 0", read(port), "the counters after the reload");
                 String[] next = WorkerProcs.body(port, "/cas").strip().split(" ");
                 assertEquals("11", next[0]);
-                assertTrue(fresh.stream().anyMatch(w -> w.pid() == Long.parseLong(next[1])), next[1]);
+                assertTrue(workers.stream().anyMatch(w -> w.pid() == Long.parseLong(next[1])), next[1]);
                 Masters.stopMaster(p, site);
             } finally {
                 Masters.kill(p);
             }
         }
+    }
+
+    @Test
+    @Timeout(180)
+    void aReloadInPlaceToAnotherZoneSizeGivesTheWorkersTheNewEmptyZone() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            Process p = start(site, port);
+            try {
+                List<ProcessHandle> workers = countToTen(p, site, port);
+                // another size is another zone: created empty by the master, mapped by the same workers
+                reloadInPlace(p, site, "http {", "http { it_counter_pages 16;");
+                assertEquals("0 0", read(port), "the counters of the new zone");
+                for (int i = 0; i < 6; i++) {
+                    String[] next = WorkerProcs.body(port, "/lock").strip().split(" ");
+                    assertEquals(Integer.toString(i + 1), next[0]);
+                    assertTrue(workers.stream().anyMatch(w -> w.pid() == Long.parseLong(next[1])), next[1]);
+                }
+                assertEquals("0 6", read(port));
+                Masters.stopMaster(p, site);
+            } finally {
+                Masters.kill(p);
+            }
+        }
+    }
+
+    /** Waits for the two workers, then counts to ten with compare-and-set; returns the workers. */
+    private static List<ProcessHandle> countToTen(Process p, Site site, int port) throws Exception {
+        List<ProcessHandle> workers = WorkerProcs.workers(p, site, 2);
+        WorkerProcs.waitForBody(port, "/read");
+        for (int i = 0; i < 10; i++) {
+            WorkerProcs.body(port, "/cas");
+        }
+        assertEquals("10 0", read(port));
+        return workers;
+    }
+
+    /** Edits the configuration, reloads, and waits until both workers took it in place (no new JVM). */
+    private static void reloadInPlace(Process p, Site site, String from, String to) throws Exception {
+        site.write("conf/jinx.conf", site.read("conf/jinx.conf").replace(from, to));
+        Syscalls.kill(p.pid(), Platform.SIGHUP);
+        String log = Masters.waitForLog(site, l -> l.split(" ready in ", -1).length - 1 == 4);
+        assertTrue(log.indexOf("start worker process", log.indexOf(": reconfiguring\n")) < 0, log);
     }
 
     /** {@code CAS LOCK} of the counters. */

@@ -122,6 +122,8 @@ public final class Platform {
     public static final int F_GETFD = jnr(Fcntl.F_GETFD);
     /** {@code F_SETFD}. */
     public static final int F_SETFD = jnr(Fcntl.F_SETFD);
+    /** {@code F_DUPFD}. */
+    public static final int F_DUPFD = jnr(Fcntl.F_DUPFD);
     /** {@code F_GETFL}. */
     public static final int F_GETFL = jnr(Fcntl.F_GETFL);
     /** {@code F_SETFL}. */

@@ -400,6 +400,26 @@ public final class Syscalls {
     }
 
     /**
+     * A second descriptor for the same open file, close-on-exec: {@code fcntl(F_DUPFD, 0)}, then
+     * {@code FD_CLOEXEC} (jnr-constants has no {@code F_DUPFD_CLOEXEC}; the window between the two matters only
+     * to a process that spawns meanwhile, and the callers, workers, never spawn).
+     *
+     * @param fd the descriptor
+     * @return the new descriptor, the lowest free one
+     * @throws NativeIoException {@code fcntl(F_DUPFD) failed (...)}
+     */
+    public static int dup(int fd) throws NativeIoException {
+        int copy = fcntl(fd, Platform.F_DUPFD, 0, "fcntl(F_DUPFD)");
+        try {
+            setCloexec(copy);
+        } catch (NativeIoException e) {
+            close(copy);
+            throw e;
+        }
+        return copy;
+    }
+
+    /**
      * Clears a descriptor's close-on-exec flag: {@code fcntl(F_SETFD, flags & ~FD_CLOEXEC)}.
      *
      * @param fd the descriptor

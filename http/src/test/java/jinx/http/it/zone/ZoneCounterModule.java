@@ -44,10 +44,18 @@ public final class ZoneCounterModule implements JinxModule, HttpModule {
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("it_counter", Set.of(HttpCtx.LOC), Arity.TAKE1, LocConf.class, (cf, conf) -> {
             conf.mode = cf.arg(1);
+        }),
+        Directive.of("it_counter_pages", Set.of(HttpCtx.MAIN), Arity.TAKE1, MainConf.class, (cf, conf) -> {
+            conf.pages = Integer.parseInt(cf.arg(1));
         }));
 
     private int ctxIndex = -1;
     private SharedZone zone;
+
+    /** The zone's size in pages, {@code it_counter_pages} (8 by default): another size is another zone. */
+    static final class MainConf {
+        int pages = 8;
+    }
 
     /** The location's mode, or null. */
     static final class LocConf {
@@ -85,6 +93,11 @@ public final class ZoneCounterModule implements JinxModule, HttpModule {
     }
 
     @Override
+    public Object createMainConf() {
+        return new MainConf();
+    }
+
+    @Override
     public Object createLocConf() {
         return new LocConf();
     }
@@ -100,7 +113,8 @@ public final class ZoneCounterModule implements JinxModule, HttpModule {
     @Override
     public void postconfiguration(HttpConfig cf) throws ConfException {
         ctxIndex = cf.ctxIndex(this);
-        zone = cf.cycle().sharedZone(ZONE, 8 * SharedZone.PAGE_SIZE, name());
+        int pages = ((MainConf) cf.mainConf(this)).pages;
+        zone = cf.cycle().sharedZone(ZONE, pages * SharedZone.PAGE_SIZE, name());
         cf.addPhaseHandler(Phase.PRECONTENT, this::handle);
     }
 

@@ -180,9 +180,12 @@ final class InProcessReload {
      * @param old the cycle going out
      * @param modules its started modules
      * @param fresh the cycle now in force
+     * @param worker whether this is a worker, whose new cycle has descriptors of its own for the same listening
+     *     sockets ({@link WorkerReload}): the old cycle's are closed, all of them, and no unix socket's file is
+     *     removed (the master owns those)
      */
-    void drain(KernelCycle old, List<JinxModule> modules, KernelCycle fresh) {
-        Thread t = new Thread(() -> drainLoop(old, modules, fresh), "jinx-old-cycle-" + (++generation));
+    void drain(KernelCycle old, List<JinxModule> modules, KernelCycle fresh, boolean worker) {
+        Thread t = new Thread(() -> drainLoop(old, modules, fresh, worker), "jinx-old-cycle-" + (++generation));
         t.setDaemon(true);
         synchronized (draining) {
             draining.add(t);
@@ -190,11 +193,15 @@ final class InProcessReload {
         t.start();
     }
 
-    private void drainLoop(KernelCycle old, List<JinxModule> modules, KernelCycle fresh) {
+    private void drainLoop(KernelCycle old, List<JinxModule> modules, KernelCycle fresh, boolean worker) {
         EventLoop loop = old.eventLoop();
         try {
             SingleProcess.startExiting(old, loop, new Event());
-            ListeningSockets.closeUnused(old, fresh);
+            if (worker) {
+                ListeningSockets.closeAll(old, true);
+            } else {
+                ListeningSockets.closeUnused(old, fresh);
+            }
             while (!(loop.noTimersLeft() && loop.activeConnections() == 0)) {
                 SingleProcess.turn(loop);
             }

@@ -169,11 +169,63 @@ final class MasterChildren {
                 e.channel = -1;
                 return;
             }
-            if (m.command() == ProcessChannel.READY && !e.ready) {
-                e.ready = true;
-                log().notice(e.name + " " + e.pid + " ready in "
-                    + (System.nanoTime() - e.spawnedNs) / 1_000_000L + "ms");
+            if (m.command() == ProcessChannel.READY) {
+                ready(e, m.slot());
+            } else if (m.command() == ProcessChannel.RELOAD_FAILED && e.respawn) {
+                replace(e, "could not reload in place");
             }
+        }
+    }
+
+    /**
+     * A worker's READY: its start's (reload 0) is logged with the time since its spawn, a reload's with the time
+     * since the {@code RELOAD}; only the answer to the last {@code RELOAD} makes it ready (two reloads in quick
+     * succession may be taken as one: the earlier is not answered).
+     */
+    private void ready(ProcessTable.Entry e, int reload) {
+        long now = System.nanoTime();
+        if (reload == 0 && !e.started) {
+            e.started = true;
+            log().notice(e.name + " " + e.pid + " ready in " + (now - e.spawnedNs) / 1_000_000L + "ms");
+        } else if (reload > 0 && reload == e.reload && !e.ready) {
+            log().notice(e.name + " " + e.pid + " ready in " + (now - e.reloadNs) / 1_000_000L + "ms");
+        }
+        if (reload == e.reload && !e.ready) {
+            e.ready = true;
+            replaced(e);
+        }
+    }
+
+    /**
+     * A worker that could not take the cycle in force in its own JVM (issue #35): a new JVM of that cycle is
+     * started in its slot, and the worker, still serving its old cycle, is told QUIT once the new one is ready
+     * ({@link #replaced}); it is never respawned.
+     *
+     * @param e the worker
+     * @param why what the log says happened
+     */
+    void replace(ProcessTable.Entry e, String why) {
+        log().alert(e.name + " " + e.pid + " " + why + ": a new one replaces it");
+        e.respawn = false;
+        if (policy.stopping()) {
+            return;
+        }
+        ProcessTable.Entry n = table.addWorker(e.slot, policy.cycle());
+        n.replaces = e;
+        if (WorkerSpawner.spawn(n, policy.snapshotFd(n.cycle), log())) {
+            passOpenChannel(n);
+        } else {
+            n.exited = true;
+            n.respawn = false;
+        }
+    }
+
+    /** A replacement is ready: the worker it replaces stops gracefully. */
+    private void replaced(ProcessTable.Entry n) {
+        ProcessTable.Entry old = n.replaces;
+        n.replaces = null;
+        if (old != null && old.alive()) {
+            signal(Platform.SIGQUIT, x -> x == old);
         }
     }
 

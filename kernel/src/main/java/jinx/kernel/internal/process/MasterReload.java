@@ -6,21 +6,25 @@ import java.util.List;
 import jinx.kernel.ConfException;
 import jinx.kernel.CoreConf;
 import jinx.kernel.LoadedModule;
+import jinx.kernel.LogLevel;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.cycle.ListeningSockets;
 import jinx.kernel.os.Files;
+import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.ProcessSetup;
 
 /**
  * One reload in the master (HUP or {@code jinx -s reload}), nginx's reconfigure step made asynchronous: a new
- * cycle is built from the one in force (a broken configuration logs the error and changes nothing), its snapshot
- * sealed, {@code worker_processes} new workers spawned; the master goes on waiting, and {@link #check} decides
- * once per wake-up: when every new worker reported {@code READY} on its channel the old workers get QUIT and the
- * new cycle is in force; when one exits first (code 2 included), or the 10 s deadline passes, or the master is
+ * cycle is built from the one in force (a broken configuration logs the error and changes nothing) and its snapshot
+ * sealed. Where it can ({@link InPlace}), the reload then happens inside the running workers (issue #35): the new
+ * cycle is in force at once and each worker builds it in its own JVM ({@link #inPlace}). Otherwise (a changed
+ * module jar, user, worker count...) {@code worker_processes} new workers are spawned; the master goes on waiting,
+ * and {@link #check} decides once per wake-up: when every new worker reported {@code READY} on its channel the old
+ * workers get QUIT and the new cycle is in force; when one exits first (code 2 included), or the 10 s deadline passes, or the master is
  * stopping, the reload is abandoned: the new workers get TERMINATE and the old ones go on serving.
  */
 final class MasterReload {
@@ -92,10 +96,56 @@ final class MasterReload {
             discard(master.children(), fresh);
             return null;
         }
+        List<ProcessTable.Entry> running = running(master.children(), old);
+        String refusal = InPlace.refusal(old, fresh, running.size());
+        if (refusal == null) {
+            inPlace(master, old, fresh, snapshotFd, running);
+            return null;
+        }
+        old.log().notice("starting new worker processes: " + refusal);
         CoreConf core = fresh.conf(MainCoreModule.NAME, CoreConf.class);
         List<ProcessTable.Entry> started = master.children().start(fresh, Math.max(1, core.workerProcesses),
             snapshotFd, true);
         return new MasterReload(old, fresh, snapshotFd, started, core.warmUp);
+    }
+
+    /** The workers of {@code old} that serve and are not told to stop. */
+    private static List<ProcessTable.Entry> running(MasterChildren children, KernelCycle old) {
+        return children.table().workersOf(old).stream().filter(e -> e.alive() && !e.exiting).toList();
+    }
+
+    /**
+     * The reload inside the running workers (issue #35, DESIGN 9c): the new cycle is in force at once; each worker
+     * gets {@code RELOAD} with the new cycle's descriptors ({@link WorkerReload}) and builds it in its own JVM,
+     * reporting {@code READY} (logged with the time it took) or {@code RELOAD_FAILED}, upon which, as when the
+     * message cannot be sent, a new JVM replaces it ({@link MasterChildren#replace}).
+     */
+    private static void inPlace(Master master, KernelCycle old, KernelCycle fresh, int snapshotFd,
+                                List<ProcessTable.Entry> running) {
+        // the workers are the new cycle's before it comes into force: the old one is released at once, not kept
+        // for workers that no longer serve it
+        for (ProcessTable.Entry e : running) {
+            e.cycle = fresh;
+        }
+        commit(master, old, fresh, snapshotFd);
+        MasterChildren children = master.children();
+        for (ProcessTable.Entry e : running) {
+            e.ready = false;
+            e.reload++;
+            e.reloadNs = System.nanoTime();
+            boolean sent = false;
+            try {
+                sent = e.channel != -1 && ProcessChannel.write(e.channel, ProcessChannel.RELOAD, e.reload,
+                    WorkerReload.descriptors(fresh, snapshotFd, e.slot));
+            } catch (NativeIoException ex) {
+                fresh.log().log(LogLevel.DEBUG, "channel of " + e.pid + ": " + ex.getMessage());
+            }
+            if (sent) {
+                fresh.log().notice("reconfiguring " + e.name + " " + e.pid + " in place");
+            } else {
+                children.replace(e, "did not take the reload on its channel");
+            }
+        }
     }
 
     /** Seals a cycle's snapshot into a memfd the workers inherit. */
@@ -180,6 +230,11 @@ final class MasterReload {
     /** The new workers serve: the old ones finish what they have and go; the old cycle's files close. */
     private void commit(Master master) {
         master.children().signal(Platform.SIGQUIT, e -> e.cycle != fresh);
+        commit(master, old, fresh, snapshotFd);
+    }
+
+    /** {@code fresh} in force in the master: the old cycle's sockets it dropped and its files close. */
+    private static void commit(Master master, KernelCycle old, KernelCycle fresh, int snapshotFd) {
         master.inForce(fresh, snapshotFd);
         ListeningSockets.closeUnused(old, fresh);
         // nginx closes the old cycle's files once the new one is in force; its error log stays for the reaps

@@ -135,12 +135,25 @@ final class ProcessEvents {
      * @param log where a failure goes
      */
     static void reportReady(int channelFd, ErrorLog log) {
+        report(channelFd, ProcessChannel.READY, 0, log);
+    }
+
+    /**
+     * Tells the master something about this worker on the channel: {@code READY}, {@code RELOAD_FAILED}.
+     *
+     * @param channelFd the channel
+     * @param command the message
+     * @param reload the number of the reload it answers, 0 for the start
+     * @param log where a failure goes
+     */
+    static void report(int channelFd, int command, int reload, ErrorLog log) {
+        String what = command == ProcessChannel.READY ? "ready" : ProcessChannel.name(command);
         try {
-            if (!ProcessChannel.write(channelFd, ProcessChannel.READY, Processes.getpid(), 0)) {
-                log.alert("reporting ready failed: the channel is full");
+            if (!ProcessChannel.write(channelFd, command, Processes.getpid(), reload)) {
+                log.alert("reporting " + what + " failed: the channel is full");
             }
         } catch (NativeIoException e) {
-            log.alert("reporting ready failed: " + e.getMessage());
+            log.alert("reporting " + what + " failed: " + e.getMessage());
         }
     }
 }

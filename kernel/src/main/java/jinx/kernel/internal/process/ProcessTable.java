@@ -17,8 +17,19 @@ final class ProcessTable implements Iterable<ProcessTable.Entry> {
     static final class Entry {
         /** The worker number (nginx's slot), kept by a respawn; -1 for a detached child. */
         final int slot;
-        /** The cycle the worker serves, or null for a detached child. */
-        final KernelCycle cycle;
+        /**
+         * The cycle the worker serves, or null for a detached child; a reload inside the running workers moves it
+         * to the new cycle as it sends {@code RELOAD} ({@link MasterReload}).
+         */
+        KernelCycle cycle;
+        /** The worker this one replaces once it is ready: one whose reload in place failed; or null. */
+        Entry replaces;
+        /** The number of the last {@code RELOAD} sent to it (0: none), which its READY answers. */
+        int reload;
+        /** When that {@code RELOAD} was sent, {@link System#nanoTime()}. */
+        long reloadNs;
+        /** Its first READY (the start's) came. */
+        boolean started;
         /** What the log calls it: {@code worker process}, {@code new binary process}. */
         final String name;
         int pid = -1;

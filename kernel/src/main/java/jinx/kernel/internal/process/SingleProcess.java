@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
-import jinx.kernel.Connection;
 import jinx.kernel.CoreConf;
 import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
@@ -45,11 +44,12 @@ public final class SingleProcess {
     private volatile boolean stopping;
     private volatile Exception failure;
     private Thread thread;
-    /** The signalfd of a process that owns its signals, or -1. */
-    private int signalFd = -1;
-    private Connection signalConnection;
-    /** A worker's channel to its master, or -1. */
-    private int channelFd = -1;
+    /** The signalfd of a process that owns its signals, a worker's channel to its master. */
+    private final OwnEvents own = new OwnEvents(this::signal, this::command);
+    /** The descriptors of a {@code RELOAD} from the master not yet acted upon ({@link WorkerReload}), or null. */
+    private int[] reloadFds;
+    /** The number of the master's last {@code RELOAD}, which READY and RELOAD_FAILED answer. */
+    private int reloadNumber;
     /** What a worker does before it reports ready: takes its nice value ({@link WorkerInit#settlePriority}). */
     private Runnable ready = () -> { };
     /** The longest warm-up before READY, 0 for none. */
@@ -99,7 +99,7 @@ public final class SingleProcess {
         }
         // what libraries print (slf4j-simple writes to stderr) belongs in the error log, as nginx points stderr there
         cycle.log().captureStderr();
-        process.signalFd = ProcessEvents.signalfd(cycle.log());
+        process.own.signalFd(ProcessEvents.signalfd(cycle.log()));
         try {
             return process.serve();
         } finally {
@@ -111,7 +111,7 @@ public final class SingleProcess {
             } catch (IOException e) {
                 process.cycle.log().alert("unlink() \"" + pid + "\" failed (" + IoErrors.reason(e) + ")");
             }
-            if (process.signalFd != -1) {
+            if (process.own.signalFd() != -1) {
                 process.cycle.log().notice("exit");
             }
         }
@@ -129,11 +129,11 @@ public final class SingleProcess {
      */
     public static int runWorker(KernelCycle cycle, int channelFd, Runnable ready, long warmUpMs) {
         SingleProcess process = new SingleProcess(cycle, null);
-        process.channelFd = channelFd;
+        process.own.channelFd(channelFd);
         process.ready = ready;
         process.warmUpMs = warmUpMs;
         cycle.log().captureStderr();
-        process.signalFd = ProcessEvents.signalfd(cycle.log());
+        process.own.signalFd(ProcessEvents.signalfd(cycle.log()));
         try {
             return process.serve();
         } finally {
@@ -216,7 +216,7 @@ public final class SingleProcess {
         }
         started.countDown();
         try {
-            addOwnEvents(cycle.eventLoop());
+            own.add(cycle.eventLoop());
         } catch (IOException e) {
             cycle.log().emerg(e.getMessage());
             InProcessReload.exitProcess(cycle, initialised);
@@ -225,9 +225,9 @@ public final class SingleProcess {
         if (warmUpMs > 0) {
             WorkerWarmUp.run(cycle, warmUpMs, () -> terminate || quit || stopping);
         }
-        if (channelFd != -1) {
+        if (own.channelFd() != -1) {
             ready.run();
-            ProcessEvents.reportReady(channelFd, cycle.log());
+            ProcessEvents.reportReady(own.channelFd(), cycle.log());
         }
         try {
             while (!stopping) {
@@ -247,16 +247,6 @@ public final class SingleProcess {
             InProcessReload.exitProcess(cycle, initialised);
         }
         return 0;
-    }
-
-    /** Registers the signalfd and the channel in the loop (nginx's worker: ngx_add_channel_event). */
-    private void addOwnEvents(EventLoop loop) throws IOException {
-        if (signalFd != -1) {
-            signalConnection = ProcessEvents.addSignals(loop, signalFd, this::signal);
-        }
-        if (channelFd != -1) {
-            ProcessEvents.addChannel(loop, channelFd, this::command);
-        }
     }
 
     /** nginx's {@code ngx_signal_handler()} for a serving process: logs the signal and sets a flag. */
@@ -284,7 +274,7 @@ public final class SingleProcess {
         if (m.eof()) {
             // a documented departure from nginx: a worker whose master is gone does not hold the port forever
             cycle.log().notice("the channel to the master process is closed");
-            channelFd = -1;
+            own.channelClosed();
             quit = true;
             return;
         }
@@ -292,6 +282,14 @@ public final class SingleProcess {
             case ProcessChannel.QUIT -> quit = true;
             case ProcessChannel.TERMINATE -> terminate = true;
             case ProcessChannel.REOPEN -> reopen = true;
+            case ProcessChannel.RELOAD -> {
+                // two before a turn: the later cycle is the one in force in the master
+                if (reloadFds != null) {
+                    ProcessChannel.closeAll(reloadFds);
+                }
+                reloadFds = m.fds();
+                reloadNumber = m.slot();
+            }
             default -> {
                 // OPEN_CHANNEL, CLOSE_CHANNEL: a sibling's pid and slot; nothing talks to siblings yet
             }
@@ -311,6 +309,11 @@ public final class SingleProcess {
         if (reconfigure) {
             reconfigure = false;
             reload(loop);
+        }
+        if (reloadFds != null) {
+            int[] fds = reloadFds;
+            reloadFds = null;
+            reloadInPlace(loop, fds);
         }
         if (reopen) {
             reopen = false;
@@ -342,31 +345,57 @@ public final class SingleProcess {
             return;
         }
         InProcessReload.Fresh fresh = reloads.build(options, cycle);
-        if (fresh == null) {
+        if (fresh != null) {
+            switchTo(loop, fresh);
+        }
+    }
+
+    /**
+     * The master's {@code RELOAD} (issue #35): the new cycle built in this JVM from the descriptors that came with
+     * it ({@link WorkerReload}) serves new connections, the old one drains. Whatever goes wrong, an {@code Error}
+     * included, is logged and reported ({@code RELOAD_FAILED}): the old cycle serves on until the master's new JVM
+     * for this slot is ready, since a half-built cycle in this JVM is not to be trusted.
+     */
+    private void reloadInPlace(EventLoop loop, int[] fds) {
+        if (loop.exiting()) {
+            ProcessChannel.closeAll(fds);
             return;
         }
+        InProcessReload.Fresh fresh;
         try {
-            if (signalFd != -1) {
-                int newSignalFd = ProcessEvents.signalfd(cycle.log());
-                Connection c = ProcessEvents.addSignals(fresh.cycle().eventLoop(), newSignalFd, this::signal);
-                loop.closeConnection(signalConnection);
-                signalFd = newSignalFd;
-                signalConnection = c;
-            }
-        } catch (IOException e) {
-            cycle.log().alert("reload failed: " + e.getMessage());
-            reloads.abandon(fresh);
+            KernelCycle next = WorkerReload.attach(cycle, fds);
+            fresh = new InProcessReload.Fresh(next, InProcessReload.initProcess(next));
+        } catch (Throwable t) {
+            cycle.log().alert("reload failed in the worker process (" + t + "), a new one replaces it");
+            ProcessEvents.report(own.channelFd(), ProcessChannel.RELOAD_FAILED, reloadNumber, cycle.log());
             return;
+        }
+        boolean switched = switchTo(loop, fresh);
+        ProcessEvents.report(own.channelFd(), switched ? ProcessChannel.READY : ProcessChannel.RELOAD_FAILED,
+            reloadNumber, cycle.log());
+    }
+
+    /**
+     * Moves this process's own descriptors into the new cycle's loop ({@link OwnEvents#moveTo}), puts the new cycle
+     * in force and drains the old one ({@link InProcessReload#drain}).
+     *
+     * @return false when the descriptors could not move (logged; the new cycle abandoned, the old one serves)
+     */
+    private boolean switchTo(EventLoop loop, InProcessReload.Fresh fresh) {
+        if (!own.moveTo(loop, fresh.cycle().eventLoop(), cycle.log())) {
+            reloads.abandon(fresh);
+            return false;
         }
         KernelCycle old = cycle;
         List<JinxModule> oldModules = initialised;
         cycle = fresh.cycle();
         initialised = fresh.modules();
-        if (signalFd != -1) {
+        if (own.signalFd() != -1) {
             // what libraries print goes to the log in force; the old one closes once its cycle drained
             cycle.log().captureStderr();
         }
-        reloads.drain(old, oldModules, cycle);
+        reloads.drain(old, oldModules, cycle, own.channelFd() != -1);
+        return true;
     }
 
     /** A handler's bug costs that turn, not the process; an Error ends the loop (see the class comment). */

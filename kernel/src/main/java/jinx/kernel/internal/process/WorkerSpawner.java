@@ -98,6 +98,8 @@ final class WorkerSpawner {
             e.exited = false;
             e.exiting = false;
             e.ready = false;
+            e.started = false;
+            e.reload = 0;
             log.notice("start " + e.name + " " + e.pid);
             return true;
         } catch (NativeIoException ex) {

@@ -11,11 +11,14 @@ import org.junit.jupiter.api.Timeout.ThreadMode;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
+import jinx.kernel.os.Files;
+import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
 
 /**
  * {@link ProcessChannel}: fixed-size messages over the socketpair, both directions, nothing waiting on the
- * master's non-blocking end, end of file once the other end closes.
+ * master's non-blocking end, end of file once the other end closes; {@code RELOAD} carries descriptors, which
+ * arrive as new descriptors of the same files, close-on-exec.
  */
 @EnabledOnOs(OS.LINUX)
 @Timeout(value = 10, threadMode = ThreadMode.SEPARATE_THREAD)
@@ -46,6 +49,32 @@ class ProcessChannelTest {
             sv[1] = -1;
             assertTrue(ProcessChannel.read(sv[0]).eof());
         } finally {
+            ProcessChannel.close(sv[0]);
+            ProcessChannel.close(sv[1]);
+        }
+    }
+
+    @Test
+    void aReloadCarriesDescriptorsOfTheSameFiles() throws Exception {
+        int[] sv = ProcessChannel.open();
+        int[] files = {Files.memfdCreate("a", Platform.MFD_CLOEXEC), Files.memfdCreate("b", Platform.MFD_CLOEXEC)};
+        int[] got = new int[0];
+        try {
+            java.nio.file.Files.write(java.nio.file.Path.of("/proc/self/fd/" + files[1]), new byte[] {42});
+            assertTrue(ProcessChannel.write(sv[0], ProcessChannel.RELOAD, 1, files));
+            ProcessChannel.Message m = ProcessChannel.read(sv[1]);
+            got = m.fds();
+            assertEquals(ProcessChannel.RELOAD, m.command());
+            assertEquals(2, m.pid(), "the count of descriptors");
+            assertEquals(1, m.slot());
+            assertEquals(2, got.length);
+            assertTrue(Syscalls.isCloexec(got[0]) && Syscalls.isCloexec(got[1]));
+            // the second is the second file: the byte written to the sender's file is there
+            assertEquals(1, java.nio.file.Files.size(java.nio.file.Path.of("/proc/self/fd/" + got[1])));
+            assertEquals(0, java.nio.file.Files.size(java.nio.file.Path.of("/proc/self/fd/" + got[0])));
+        } finally {
+            ProcessChannel.closeAll(got);
+            ProcessChannel.closeAll(files);
             ProcessChannel.close(sv[0]);
             ProcessChannel.close(sv[1]);
         }

@@ -134,13 +134,17 @@ class LoadModuleIT {
         assumeTrue(Files.isRegularFile(Server.contribJar("status")), "the contrib jars are not built");
         try (Server s = new Server()) {
             s.installModule(Server.contribJar("status"), "jinx-status.jar");
-            s.conf("master_process on;\nworker_processes 1;\nworker_warmup 3s;\n"
+            String conf = "master_process on;\nworker_processes 1;\nworker_warmup 3s;\n"
                 + "load_module modules/jinx-status.jar;\nevents { worker_connections 256; }\n"
                 + "http {\n access_log off;\n server {\n  listen 127.0.0.1:" + s.port() + ";\n"
-                + "  location = /status { stub_status; }\n  location / { return 200 \"x\"; }\n }\n}\n");
+                + "  location = /status { stub_status; }\n  location / { return 200 \"x\"; }\n }\n}\n";
+            s.conf(conf);
             s.start();
             List<ProcessHandle> old = s.waitForWorkers(1, List.of());
             long before = requests(s);
+            // another env: a worker process's own setting, so the reload starts a new JVM, which warms up (a
+            // reload inside the running workers needs no warm-up)
+            s.conf("env JINX_IT_RELOAD=1;\n" + conf);
             s.signal(Platform.SIGHUP);
             String log = s.waitForLog(l -> l.contains("warm-up: ")
                 && l.indexOf(" ready in ", l.indexOf("warm-up: ")) > 0, "the new worker's warm-up and ready");
