@@ -150,7 +150,7 @@ final class StreamProxy {
             return;
         }
         if (c.log.isEnabled(LogLevel.INFO)) {
-            String local = localText(u);
+            String local = ProxyProtocolWriter.localText(u);
             if (local != null) {
                 s.logBare(LogLevel.INFO, "proxy " + local + " connected to " + pc.name);
             }
@@ -159,7 +159,7 @@ final class StreamProxy {
         if (upstreamBuf == null) {
             upstreamBuf = StreamBuffers.take((int) pscf.bufferSize).limit(0);
         }
-        preparePrefix();
+        prefix = ProxyProtocolWriter.prefix(s, pscf.proxyProtocol == 1);
         connected = true;
         u.read.handler = ev -> processConnection(ev, !ev.write);
         u.write.handler = ev -> processConnection(ev, !ev.write);
@@ -167,32 +167,6 @@ final class StreamProxy {
             loop.post(u.read);
         }
         process(false, true);
-    }
-
-    private static String localText(Connection u) {
-        try {
-            var sa = u.localSockaddr();
-            return sa == null ? null : sa.toString();
-        } catch (jinx.kernel.os.NativeIoException e) {
-            return null;
-        }
-    }
-
-    /** The preread data and, with {@code proxy_protocol on}, the PROXY header before it. */
-    private void preparePrefix() {
-        ByteBuffer pre = s.preread;
-        boolean hasPre = pre != null && pre.position() > 0;
-        String header = pscf.proxyProtocol == 1 ? ProxyProtocolWriter.v1(s) : null;
-        if (!hasPre && header == null) {
-            return;
-        }
-        byte[] h = header == null ? new byte[0] : header.getBytes(StandardCharsets.ISO_8859_1);
-        int n = h.length + (hasPre ? pre.position() : 0);
-        prefix = ByteBuffer.allocateDirect(n).put(h);
-        if (hasPre) {
-            prefix.put(pre.duplicate().flip());
-        }
-        prefix.flip();
     }
 
     /** nginx's {@code ngx_stream_proxy_process_connection()}: timeouts and rate delays, then the relay. */
