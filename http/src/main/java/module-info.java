@@ -26,6 +26,7 @@ module jinx.http {
         jinx.http.internal.modules.IndexModule,
         jinx.http.internal.modules.AutoindexModule,
         jinx.http.internal.modules.GzipStaticModule,
+        jinx.http.internal.modules.EmptyGifModule,
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,
         jinx.http.internal.modules.HeadersFilterModule,

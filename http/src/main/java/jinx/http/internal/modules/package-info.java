@@ -13,7 +13,7 @@
  * {@code ngx_http_core_module.c}), {@code ngx_http_gzip_static_module.c} ({@code http_gzip_static}),
  * {@code ngx_http_limit_req_module.c} ({@code http_limit_req}) and {@code ngx_http_limit_conn_module.c}
  * ({@code http_limit_conn}), whose zones keep a hash table and an LRU list in place of nginx's red-black tree
- * ({@code ShmTable}), and
+ * ({@code ShmTable}), {@code ngx_http_empty_gif_module.c} ({@code http_empty_gif}), and
  * {@code ngx_http_range_filter_module.c} ({@code http_range_filter}, which also carries the part of
  * {@code ngx_http_copy_filter_module.c} that reads files into memory under {@code sendfile off}); and the helpers of
  * {@code ngx_http_core_module.c} they share ({@code ngx_http_set_content_type()}, {@code ngx_http_set_etag()},

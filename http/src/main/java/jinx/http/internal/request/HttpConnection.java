@@ -71,6 +71,15 @@ public final class HttpConnection implements SocketIo.LogContext, ClientConnecti
     String action;
     /** When the connection was accepted, in the loop's ms ({@code c->start_time}, for {@code keepalive_time}). */
     int startMsec;
+
+    /**
+     * Returns when the connection was accepted, in the loop's wrapping ms: for {@code $connection_time}.
+     *
+     * @return the time
+     */
+    public int startMsec() {
+        return startMsec;
+    }
     /** The connection served a pipelined request ({@code c->pipeline}). */
     boolean pipeline;
     /** Data the connection's output holds back (nginx's {@code c->buffered}), set by the write filter. */

@@ -68,6 +68,7 @@ public final class HttpVariablesModule implements JinxModule, HttpModule {
     @Override
     public void preconfiguration(HttpConfig cf) throws ConfException {
         CoreVariables.register(cf::addVariable, version(cf.cycle()));
+        RequestVariables.register(cf::addVariable);
     }
 
     /**

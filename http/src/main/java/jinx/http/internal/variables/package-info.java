@@ -1,7 +1,7 @@
 /**
  * HTTP variables: the registry modules add their variables to ({@link jinx.http.internal.variables.Variables}),
  * complex values ({@link jinx.http.internal.variables.CompiledValue}), the core variables
- * ({@link jinx.http.internal.variables.CoreVariables}) and the module that registers them
+ * ({@link jinx.http.internal.variables.CoreVariables}, {@code RequestVariables}) and the module that registers them
  * ({@link jinx.http.internal.variables.HttpVariablesModule}, {@code http_variables}). Follows nginx's
  * {@code src/http/ngx_http_variables.c} and the complex values of {@code src/http/ngx_http_script.c}.
  *

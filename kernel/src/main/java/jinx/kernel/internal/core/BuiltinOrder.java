@@ -37,6 +37,7 @@ public final class BuiltinOrder {
         "http_index",
         "http_autoindex",
         "http_gzip_static",
+        "http_empty_gif",
         "http_static",
         "http_upstream",
         "http_proxy",
