@@ -131,11 +131,10 @@ class CustomBuildIT {
     @Timeout(120)
     void theDefaultBuildServesFromItsOwnFolder() throws Exception {
         Path dist = work.resolve("default");
-        Run b = build("--out", dist.toString(), "--with", "http", "--without", "proxy", "--without", "tls",
-            "--without", "stream");
+        Run b = build("--out", dist.toString(), "--with", "http", "--without", "proxy", "--without", "stream");
         assertEquals(0, b.exit(), b.out());
         assertTrue(b.out().contains("jinx-build: note: there is no module \"stream\" in this tree (available: "
-            + "epoll poll http proxy tls): nothing to leave out"), b.out());
+            + "epoll poll http proxy): nothing to leave out"), b.out());
         for (String dir : List.of("bin", "conf", "lib", "modules", "html", "logs")) {
             assertTrue(Files.isDirectory(dist.resolve(dir)), dir);
         }
@@ -158,7 +157,7 @@ class CustomBuildIT {
         assertEquals(0, v.exit(), v.out());
         assertTrue(v.out().contains("configure arguments: --prefix=" + dist + "/ --conf-path=conf/jinx.conf "
             + "--error-log-path=logs/error.log --pid-path=logs/jinx.pid --with http --without proxy "
-            + "--without tls --without stream\n"), v.out());
+            + "--without stream\n"), v.out());
         List<String> modules = modulesLine(v.out());
         assertEquals(statics(CORE_MODULES), modules.subList(0, CORE_MODULES.size()));
         assertTrue(modules.containsAll(statics(List.of("http", "http_core", "http_static", "http_write_filter"))),
@@ -194,7 +193,7 @@ class CustomBuildIT {
     @Timeout(120)
     void aBuildWithoutHttpStartsAndStopsCleanly() throws Exception {
         Path dist = work.resolve("nohttp");
-        Run b = build("--out", dist.toString(), "--without", "http", "--without", "proxy", "--without", "tls");
+        Run b = build("--out", dist.toString(), "--without", "http", "--without", "proxy");
         assertEquals(0, b.exit(), b.out());
         assertFalse(Files.exists(dist.resolve("lib/jinx-http.jar")));
         String conf = Files.readString(dist.resolve("conf/jinx.conf"), StandardCharsets.ISO_8859_1);
@@ -243,8 +242,8 @@ class CustomBuildIT {
         Path hello = TestJars.simpleModuleJar(work.resolve("jars/static"), "hello", "hello_text");
         Path later = TestJars.simpleModuleJar(work.resolve("jars/dynamic"), "later", "later_text");
         Path dist = work.resolve("added");
-        Run b = build("--out", dist.toString(), "--without", "http", "--without", "proxy", "--without", "tls",
-            "--add", hello.toString(), "--add-dynamic", later.toString());
+        Run b = build("--out", dist.toString(), "--without", "http", "--without", "proxy", "--add",
+            hello.toString(), "--add-dynamic", later.toString());
         assertEquals(0, b.exit(), b.out());
         assertTrue(Files.isRegularFile(dist.resolve("lib/jinx.test.hello.jar")));
         assertTrue(Files.isRegularFile(dist.resolve("modules/jinx.test.later.jar")));
@@ -258,8 +257,8 @@ class CustomBuildIT {
         assertTrue(rows.contains("hello static"), rows::toString);
         assertTrue(rows.contains("later loaded"), rows::toString);
         Run v = jinx(dist, "-V");
-        assertTrue(v.out().contains(" --without http --without proxy --without tls --add jinx.test.hello.jar "
-            + "--add-dynamic jinx.test.later.jar\n"), v.out());
+        assertTrue(v.out().contains(" --without http --without proxy --add jinx.test.hello.jar --add-dynamic "
+            + "jinx.test.later.jar\n"), v.out());
         assertTrue(modulesLine(v.out()).containsAll(List.of("hello static", "later loaded")), v.out());
     }
 
@@ -270,7 +269,7 @@ class CustomBuildIT {
         Run with = build("--out", dist.toString(), "--with", "stream");
         assertEquals(1, with.exit(), with.out());
         assertEquals("jinx-build: error: no module \"stream\" in this tree; the modules available are: epoll poll "
-            + "http proxy tls\n", with.out());
+            + "http proxy\n", with.out());
         assertFalse(Files.exists(dist));
         Run noMethod = build("--out", dist.toString(), "--without", "epoll", "--without", "poll");
         assertEquals(1, noMethod.exit(), noMethod.out());
@@ -292,8 +291,7 @@ class CustomBuildIT {
         assumeTrue(Files.isDirectory(Path.of(System.getProperty("java.home"), "jmods")),
             "this JDK has no jmods to jlink from");
         Path dist = work.resolve("jlink");
-        Run b = build("--out", dist.toString(), "--without", "http", "--without", "proxy", "--without", "tls",
-            "--jlink");
+        Run b = build("--out", dist.toString(), "--without", "http", "--without", "proxy", "--jlink");
         assertEquals(0, b.exit(), b.out());
         assertTrue(Files.isExecutable(dist.resolve("runtime/bin/java")));
         // a PATH with the shell tools the launcher uses and no java
