@@ -377,6 +377,7 @@ final class ProxyRelay {
     }
 
     private int pass(BufChain chain) {
+        p.vars.body(chain.size());
         int rc = r.outputFilter(chain);
         if (rc == Rc.ERROR) {
             p.finish(Rc.ERROR);

@@ -120,6 +120,9 @@ final class ProxyRequest implements SocketIo.LogContext {
             pc.tries = plcf.nextUpstreamTries;
         }
         pc.log = r.connection().log;
+        // nginx's pc->log = c->log: the upstream connection's lines carry the client's *N and the request's context
+        pc.number = clientNumber;
+        pc.logContext = this;
         pc.soKeepalive = plcf.socketKeepalive == 1;
         pc.start = loop.wallMillis();
         r.readEventHandler(send.unbuffered && r.readingBody() ? this::clientBody : this::checkBroken);
@@ -253,7 +256,9 @@ final class ProxyRequest implements SocketIo.LogContext {
             state = SENDING;
             r.logAction("sending request to upstream");
         }
+        long before = c.sent;
         int rc = send.send(c);
+        vars.sent(c.sent - before);
         if (rc == Rc.ERROR) {
             next(ProxyLocConf.FT_ERROR);
             return;

@@ -34,7 +34,10 @@ final class ProxyVariables {
         upstream(cf, "upstream_connect_time", ProxyVars::connectTime);
         upstream(cf, "upstream_header_time", ProxyVars::headerTime);
         upstream(cf, "upstream_response_time", ProxyVars::responseTime);
-        upstream(cf, "upstream_bytes_received", v -> Long.toString(v.bytesReceived));
+        upstream(cf, "upstream_bytes_received", ProxyVars::bytesReceived);
+        upstream(cf, "upstream_bytes_sent", ProxyVars::bytesSent);
+        upstream(cf, "upstream_response_length", ProxyVars::responseLength);
+        cf.addVariable("upstream_cookie_", this::upstreamCookie, HttpConfig.VAR_PREFIX | HttpConfig.VAR_NOCACHEABLE);
         cf.addVariable("upstream_http_", this::upstreamHeader,
             HttpConfig.VAR_PREFIX | HttpConfig.VAR_NOCACHEABLE);
     }
@@ -102,6 +105,32 @@ final class ProxyVariables {
         } catch (java.net.UnknownHostException e) {
             return new byte[0];
         }
+    }
+
+    /**
+     * {@code $upstream_cookie_NAME}: the value of the cookie NAME in the upstream's {@code Set-Cookie} lines
+     * (nginx's {@code ngx_http_upstream_cookie_variable()} over {@code ngx_http_parse_set_cookie_lines()}: the first
+     * line whose cookie has that name, compared without regard to case).
+     */
+    private String upstreamCookie(HttpRequest r, String name) {
+        ProxyRequest p = upstreamOf(r);
+        if (p == null || p.in.status == 0) {
+            return null;
+        }
+        String want = name.substring("upstream_cookie_".length());
+        for (String[] l : p.in.lines) {
+            if (!l[0].equalsIgnoreCase("Set-Cookie")) {
+                continue;
+            }
+            String v = l[1];
+            int eq = v.indexOf('=');
+            if (eq < 0 || !v.substring(0, eq).trim().equalsIgnoreCase(want)) {
+                continue;
+            }
+            int end = v.indexOf(';', eq);
+            return v.substring(eq + 1, end < 0 ? v.length() : end).trim();
+        }
+        return null;
     }
 
     private String upstreamHeader(HttpRequest r, String name) {

@@ -17,9 +17,13 @@ final class ProxyVars {
     private boolean connected;
     private boolean headered;
     private boolean ended;
-    long bytesReceived;
-    long bytesSent;
-    long responseLength;
+    /** This try's counts, joined into the lists below when it ends. */
+    private long bytesReceived;
+    private long bytesSent;
+    private long responseLength;
+    private final StringBuilder received = new StringBuilder();
+    private final StringBuilder sentList = new StringBuilder();
+    private final StringBuilder lengths = new StringBuilder();
 
     void addPeer(String name) {
         if (tries > 0) {
@@ -29,7 +33,13 @@ final class ProxyVars {
             connectTimes.append(", ");
             headerTimes.append(", ");
             responseTimes.append(", ");
+            received.append(", ");
+            sentList.append(", ");
+            lengths.append(", ");
         }
+        bytesReceived = 0;
+        bytesSent = 0;
+        responseLength = 0;
         tries++;
         status = 0;
         connected = false;
@@ -86,10 +96,46 @@ final class ProxyVars {
             statuses.append(status == 0 ? 502 : status);
         }
         responseTimes.append(ms < 0 ? "-" : seconds(ms));
+        received.append(bytesReceived);
+        sentList.append(bytesSent);
+        lengths.append(responseLength);
     }
 
     void received(long n) {
         bytesReceived += n;
+    }
+
+    /** Bytes this try wrote to the upstream (the request). */
+    void sent(long n) {
+        bytesSent += n;
+    }
+
+    /** Body bytes this try passed on (nginx's {@code u->state->response_length}). */
+    void body(long n) {
+        responseLength += n;
+    }
+
+    /** {@code $upstream_bytes_received}: per try, as nginx joins them. */
+    String bytesReceived() {
+        return list(received, bytesReceived);
+    }
+
+    /** {@code $upstream_bytes_sent}: nginx records a try's count when the try ends, 0 until then. */
+    String bytesSent() {
+        return list(sentList, 0);
+    }
+
+    /** {@code $upstream_response_length}: recorded when the try ends, as nginx's, 0 until then. */
+    String responseLength() {
+        return list(lengths, 0);
+    }
+
+    /** The ended tries' values, and the running try's while it runs. */
+    private String list(StringBuilder ended, long current) {
+        if (tries == 0) {
+            return null;
+        }
+        return this.ended ? ended.toString() : ended.toString() + current;
     }
 
     static String seconds(long ms) {

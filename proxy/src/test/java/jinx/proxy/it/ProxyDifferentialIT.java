@@ -119,6 +119,17 @@ class ProxyDifferentialIT {
             location /bind/ { proxy_pass http://up/; proxy_bind 127.0.0.1; }
             location /bindvar/ { proxy_pass http://up/; proxy_bind $arg_addr; }
             location /badbind/ { proxy_pass http://up/; proxy_bind 192.0.2.1; }
+            location /morevars/ {
+                proxy_pass http://up/;
+                add_header X-Len "$upstream_response_length";
+                add_header X-Sent "$upstream_bytes_sent";
+                add_header X-Cookie "$upstream_cookie_one|$upstream_cookie_TWO|$upstream_cookie_none";
+            }
+            location /morevars-dead/ {
+                proxy_pass http://two/;
+                add_header X-Len "$upstream_response_length";
+                add_header X-Sent "$upstream_bytes_sent";
+            }
             location /stream/ { proxy_pass http://up/; proxy_request_buffering off; }
             location /stream11/ { proxy_pass http://up/; proxy_request_buffering off; proxy_http_version 1.1; }
             location /rated/ { proxy_pass http://up/; proxy_limit_rate 1m; proxy_busy_buffers_size 16k; }
@@ -260,6 +271,8 @@ class ProxyDifferentialIT {
         c.add(new Case("streamed chunked to http/1.1", "POST /stream11/echo HTTP/1.1\r\nHost: localhost\r\n"
             + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"));
         c.add(get("streamed without a body", "/stream/hello"));
+        c.add(get("upstream length, sent and cookies", "/morevars/setcookies"));
+        c.add(get("upstream length and sent over two tries", "/morevars-dead/hello"));
         c.add(new Case("expect", "POST /echo HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\n"
             + "Content-Length: 4\r\nConnection: close\r\n\r\nbody"));
         return c;
