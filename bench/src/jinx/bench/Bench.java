@@ -118,6 +118,9 @@ public final class Bench {
             }
             todo.add(s);
         }
+        if (todo.stream().anyMatch(s -> s.path().startsWith(Scenario.HTTPS))) {
+            Conf.tls = certificate(tmp.resolve("tls"));
+        }
         // the backend of the proxy scenarios: Debian's nginx with one worker, the same for both proxies
         Server backend = Server.start(Server.Kind.NGINX, home, tmp.resolve("backend"), docroot, 1, 4096, false);
         try {
@@ -138,6 +141,20 @@ public final class Bench {
         }
         log("results in " + out);
         deleteTree(tmp);
+    }
+
+    /** A self-signed P-256 certificate and key made with the openssl command, for the HTTPS scenarios. */
+    private static Path certificate(Path dir) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+            "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+            "-keyout", dir.resolve("key.pem").toString(), "-out", dir.resolve("cert.pem").toString())
+            .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            throw new IOException("openssl req failed: " + out);
+        }
+        return dir;
     }
 
     /** Runs the scenarios set by set, each set on a fresh pair of servers. */
@@ -225,6 +242,9 @@ public final class Bench {
     }
 
     private String url(Scenario s, Server server) {
+        if (s.path().startsWith(Scenario.HTTPS)) {
+            return "https://127.0.0.1:" + server.tlsPort + s.path().substring(Scenario.HTTPS.length());
+        }
         return "http://127.0.0.1:" + server.port + s.path();
     }
 

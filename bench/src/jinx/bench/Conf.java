@@ -8,7 +8,20 @@ import java.nio.file.Path;
  */
 final class Conf {
 
+    /**
+     * The folder holding {@code cert.pem} and {@code key.pem} (a P-256 certificate made per run), or null: then the
+     * servers have no HTTPS port.
+     */
+    static volatile Path tls;
+
     private Conf() {
+    }
+
+    /** The HTTPS listener and its certificate, the same for both servers (nginx's defaults otherwise). */
+    private static String https(int tlsPort) {
+        return tls == null || tlsPort == 0 ? "" : "        listen 127.0.0.1:" + tlsPort + " ssl;\n"
+            + "        ssl_certificate " + tls.resolve("cert.pem") + ";\n"
+            + "        ssl_certificate_key " + tls.resolve("key.pem") + ";\n";
     }
 
     private static String proxies(int backend) {
@@ -28,6 +41,12 @@ final class Conf {
      */
     static String render(int port, Path docroot, int workers, int connections, boolean accessLog, String main,
                          int backend) {
+        return render(port, 0, docroot, workers, connections, accessLog, main, backend);
+    }
+
+    /** {@link #render} with an HTTPS port as well ({@code tlsPort}, 0 for none), when {@link #tls} is set. */
+    static String render(int port, int tlsPort, Path docroot, int workers, int connections, boolean accessLog,
+                         String main, int backend) {
         boolean root = "root".equals(System.getProperty("user.name"));
         return "master_process on;\n" + main
             + "daemon off;\n"
@@ -52,6 +71,7 @@ final class Conf {
             + "    limit_req_zone $binary_remote_addr zone=bench:1m rate=10000000r/s;\n"
             + "    server {\n"
             + "        listen 127.0.0.1:" + port + ";\n"
+            + https(tlsPort)
             + "        server_name localhost;\n"
             + "        root " + docroot + ";\n"
             + "        location = /hello {\n"

@@ -58,6 +58,9 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
         "Upgrade-Insecure-Requests: 1",
         "Cache-Control: max-age=0");
 
+    /** A path that starts with this goes to the servers' HTTPS port (a P-256 certificate, nginx's defaults). */
+    static final String HTTPS = "https:";
+
     /** Every scenario, grouped by set in the order they run. */
     static List<Scenario> all() {
         return List.of(
@@ -75,6 +78,9 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
             new Scenario("proxy-1m-nb", ONE, Kind.LOAD, "/proxy-nb/1m.bin", 1, 10, List.of()),
             new Scenario("proxy-noka", ONE, Kind.LOAD, "/proxy-noka/hello", 1, 50, List.of()),
             new Scenario("proxy-close", ONE, Kind.LOAD, "/proxy/hello", 1, 50, List.of("Connection: close")),
+            new Scenario("https-hello", ONE, Kind.LOAD, HTTPS + "/hello", 1, 50, List.of()),
+            new Scenario("https-1m", ONE, Kind.LOAD, HTTPS + "/1m.bin", 1, 10, List.of()),
+            new Scenario("https-handshake", ONE, Kind.LOAD, HTTPS + "/hello", 1, 20, List.of("Connection: close")),
             new Scenario("reload", ONE, Kind.RELOAD, "/hello", 1, 50, List.of()),
             new Scenario("reload-warm", ONE, Kind.RELOAD_WARM, "/hello", 1, 50, List.of()),
             new Scenario("hello-2w", TWO, Kind.LOAD, "/hello", 2, 50, List.of()),

@@ -41,6 +41,8 @@ final class Server implements AutoCloseable {
     final Kind kind;
     final Path prefix;
     final int port;
+    /** The HTTPS port, or 0. */
+    int tlsPort;
     final int workers;
     private final Process process;
     private final String conf;
@@ -92,10 +94,11 @@ final class Server implements AutoCloseable {
     static Server start(Kind kind, Path home, Path prefix, Path docroot, int workers, int connections,
                         boolean accessLog, int backend) throws IOException, InterruptedException {
         int port = freePort();
+        int tlsPort = Conf.tls == null ? 0 : freePort();
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("conf"));
         Path conf = prefix.resolve("conf/bench.conf");
-        Files.writeString(conf, Conf.render(port, docroot, workers, connections, accessLog, "", backend));
+        Files.writeString(conf, Conf.render(port, tlsPort, docroot, workers, connections, accessLog, "", backend));
         Path errorLog = prefix.resolve("logs/error.log");
         List<String> cmd = kind == Kind.NGINX
             ? List.of("/usr/sbin/nginx", "-p", prefix + "/", "-c", conf.toString(), "-e", errorLog.toString())
@@ -117,6 +120,7 @@ final class Server implements AutoCloseable {
             env.put("JINX_JVM_OPTIONS_FILE", options.toString());
         }
         Server s = new Server(kind, prefix, port, workers, pb.start(), Files.readString(conf));
+        s.tlsPort = tlsPort;
         s.awaitReady();
         return s;
     }
