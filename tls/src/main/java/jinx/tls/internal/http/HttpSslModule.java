@@ -1,5 +1,6 @@
 package jinx.tls.internal.http;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import jinx.http.HttpRequest;
@@ -8,10 +9,12 @@ import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpModule;
 import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
+import jinx.tls.SslContext;
 import jinx.tls.SslIo;
 
 /**
@@ -28,6 +31,8 @@ public final class HttpSslModule implements JinxModule, HttpModule {
 
     private HttpConfKey<SslSrvConf> key;
     private HttpsHandshake handshake;
+    /** The contexts this configuration made, freed with it (nginx's pool cleanup of {@code ngx_ssl_cleanup_ctx}). */
+    private final List<SslContext> contexts = new ArrayList<>();
 
     /** Instantiated by the kernel, once per configuration. */
     public HttpSslModule() {
@@ -85,6 +90,33 @@ public final class HttpSslModule implements JinxModule, HttpModule {
 
     @Override
     public void mergeSrvConf(Object parent, Object child) throws ConfException {
-        key.cast(child).merge(key.cast(parent), handshake::serverName);
+        SslSrvConf conf = key.cast(child);
+        conf.merge(key.cast(parent), handshake::serverName);
+        if (conf.ctx != null) {
+            contexts.add(conf.ctx);
+        }
+    }
+
+    /**
+     * The cycle is over in this worker (it exits, or a reload drained it): its contexts are freed, OpenSSL keeping
+     * each until its last connection is gone. Without this every in-place reload would leave the old contexts'
+     * native memory behind.
+     */
+    @Override
+    public void exitProcess(Cycle cycle) {
+        closeContexts();
+    }
+
+    /** The same in the master, for a cycle a reload replaced or the master's last. */
+    @Override
+    public void exitMaster(Cycle cycle) {
+        closeContexts();
+    }
+
+    private void closeContexts() {
+        for (SslContext c : contexts) {
+            c.close();
+        }
+        contexts.clear();
     }
 }
