@@ -23,6 +23,7 @@ import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
+import jinx.proxy.upstream.LocalAddress;
 import jinx.proxy.upstream.Upstream;
 
 /**
@@ -287,7 +288,7 @@ public final class ProxyModule implements JinxModule, HttpModule {
             }
             conf.bindTransparent = true;
         }
-        if (v.indexOf('$') < 0 && ProxyBind.parse(v) == null) {
+        if (v.indexOf('$') < 0 && LocalAddress.parse(v) == null) {
             throw new ConfException("invalid address \"" + v + "\"");
         }
         conf.bind = HttpDirectives.compile(cf, v);

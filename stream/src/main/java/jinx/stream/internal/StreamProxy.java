@@ -11,6 +11,7 @@ import jinx.kernel.LogLevel;
 import jinx.kernel.PeerConnection;
 import jinx.kernel.Rc;
 import jinx.kernel.spi.EventActions;
+import jinx.proxy.upstream.LocalAddress;
 import jinx.proxy.upstream.Upstream;
 import jinx.stream.StreamSession;
 
@@ -53,6 +54,25 @@ final class StreamProxy {
         this.startSec = loop.wallMillis() / 1000;
     }
 
+    /**
+     * {@code proxy_bind}: nginx's {@code ngx_stream_proxy_set_local()}; an empty value binds nothing, one that is no
+     * address is logged and binds nothing.
+     */
+    private void local() {
+        pc.transparent = pscf.bindTransparent;
+        if (pscf.bind == null) {
+            return;
+        }
+        String v = pscf.bind.evaluate(s);
+        if (v == null || v.isEmpty()) {
+            return;
+        }
+        pc.local = LocalAddress.parse(v);
+        if (pc.local == null) {
+            s.log(LogLevel.ERROR, 0, "invalid local address \"" + v + "\"");
+        }
+    }
+
     /** nginx's {@code ngx_stream_proxy_handler()}. */
     void start() {
         s.upstream = this;
@@ -60,6 +80,7 @@ final class StreamProxy {
         pc.number = c.number;
         pc.logContext = s;
         pc.soKeepalive = pscf.socketKeepalive == 1;
+        local();
         c.read.handler = ev -> processConnection(ev, false);
         c.write.handler = ev -> processConnection(ev, true);
         downstream = StreamBuffers.take((int) pscf.bufferSize).limit(0);

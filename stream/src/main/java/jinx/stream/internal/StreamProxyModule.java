@@ -9,6 +9,7 @@ import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.Slots;
+import jinx.proxy.upstream.LocalAddress;
 import jinx.proxy.upstream.Upstream;
 import jinx.stream.spi.StreamConfig;
 
@@ -60,6 +61,9 @@ public final class StreamProxyModule extends StreamModuleBase {
         Directive.of("proxy_socket_keepalive", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
             Slots.flag((c, v) -> c.socketKeepalive = v ? 1 : 0)).syntax("on | off").defaults("off")
             .describe("Configures the TCP keepalive behavior for outgoing connections to a proxied server."),
+        Directive.of("proxy_bind", Set.of(MAIN, SRV), Arity.TAKE12, StreamProxySrvConf.class,
+            StreamProxyModule::bind).syntax("address [transparent] | off")
+            .describe("Makes connections to a proxied server originate from the local address given."),
         Directive.of("proxy_protocol", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
             Slots.flag((c, v) -> c.proxyProtocol = v ? 1 : 0)).syntax("on | off").defaults("off")
             .describe("Enables the PROXY protocol for connections to a proxied server."));
@@ -107,6 +111,28 @@ public final class StreamProxyModule extends StreamModuleBase {
             return implicit(url, file, line);
         };
         StreamConfig.contentHandler(cf, s -> new StreamProxy((Session) s, conf).start());
+    }
+
+    /** nginx's {@code ngx_stream_proxy_bind()} over {@code ngx_parse_addr_port()}. */
+    private static void bind(ConfContext cf, StreamProxySrvConf conf) throws ConfException {
+        if (conf.bindSet) {
+            throw new ConfException("\"proxy_bind\" directive is duplicate");
+        }
+        conf.bindSet = true;
+        String v = cf.arg(1);
+        if (v.equals("off")) {
+            return;
+        }
+        if (cf.args().size() == 3) {
+            if (!cf.arg(2).equals("transparent")) {
+                throw new ConfException("invalid parameter \"" + cf.arg(2) + "\"");
+            }
+            conf.bindTransparent = true;
+        }
+        if (v.indexOf('$') < 0 && LocalAddress.parse(v) == null) {
+            throw new ConfException("invalid address \"" + v + "\"");
+        }
+        conf.bind = StreamValue.compile(StreamConfig.of(cf), v);
     }
 
     /** An address's group, resolved once: {@code host not found in upstream "x" in file:line}. */

@@ -31,6 +31,12 @@ final class StreamProxySrvConf {
     int halfClose = -1;
     int socketKeepalive = -1;
     int proxyProtocol = -1;
+    /** {@code proxy_bind}: null while unset or {@code off}. */
+    StreamValue bind;
+    /** {@code proxy_bind} was written (possibly {@code off}). */
+    boolean bindSet;
+    /** {@code proxy_bind ... transparent}. */
+    boolean bindTransparent;
 
     /** The group; an implicit one is resolved here, as nginx resolves it while reading the configuration. */
     void resolve() throws ConfException {
@@ -55,6 +61,11 @@ final class StreamProxySrvConf {
         halfClose = (int) pick(halfClose, p.halfClose, 0);
         socketKeepalive = (int) pick(socketKeepalive, p.socketKeepalive, 0);
         proxyProtocol = (int) pick(proxyProtocol, p.proxyProtocol, 0);
+        if (!bindSet) {
+            bind = p.bind;
+            bindTransparent = p.bindTransparent;
+            bindSet = p.bindSet;
+        }
     }
 
     private static long pick(long v, long parent, long dflt) {

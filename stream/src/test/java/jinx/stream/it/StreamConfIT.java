@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Timeout;
 class StreamConfIT {
 
     private static final List<String> BAD = List.of(
+        "server { listen 127.0.0.1:1; proxy_bind nowhere; proxy_pass 127.0.0.1:1; }",
+        "server { listen 127.0.0.1:1; proxy_bind 127.0.0.1 opaque; proxy_pass 127.0.0.1:1; }",
+        "proxy_bind off;\nproxy_bind 127.0.0.1;",
         "server { listen 127.0.0.1:1; }",
         "server {\nreturn x; }",
         "server { listen 127.0.0.1:1 bogus; return x; }",

@@ -64,6 +64,9 @@ class StreamDifferentialIT {
         split_clients "client-42" $s3 { 10% a; 45.5% b; 44.5% c; }
         split_clients "x" $s4 { 0.01% a; 99.98% b; }
         server { listen 127.0.0.1:%P18%; return "$g1 $g2 $g3 $s1 $s2 $s3 $s4\n"; }
+        server { listen 127.0.0.1:%P19%; proxy_pass echo; proxy_bind 127.0.0.1; }
+        server { listen 127.0.0.1:%P20%; proxy_pass echo; proxy_bind $nothing; }
+        map $server_port $nothing { default ""; }
         """;
 
     /**
@@ -101,7 +104,9 @@ class StreamDifferentialIT {
             new Case("proxy_pass $var naming a group", 15, bytes("g\n"), false, 700),
             new Case("proxy_pass $var naming an address", 16, bytes("a\n"), false, 700),
             new Case("proxy_pass $var naming a host, no resolver", 17, bytes(""), false, 3000),
-            new Case("geo and split_clients", 18, bytes(""), false, 3000));
+            new Case("geo and split_clients", 18, bytes(""), false, 3000),
+            new Case("proxy_bind", 19, bytes("bound\n"), false, 700),
+            new Case("proxy_bind to an empty value", 20, bytes("free\n"), false, 700));
     }
 
     private static byte[] bytes(String s) {

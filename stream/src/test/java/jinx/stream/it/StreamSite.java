@@ -26,7 +26,7 @@ final class StreamSite implements AutoCloseable {
 
     static final Path NGINX = Path.of("/usr/sbin/nginx");
     static final Path STREAM_SO = Path.of("/usr/lib/nginx/modules/ngx_stream_module.so");
-    static final int PORTS = 19;
+    static final int PORTS = 21;
 
     private final Path root;
     private final int[] ports = new int[PORTS];
