@@ -278,20 +278,11 @@ public final class ProxyModule implements JinxModule, HttpModule {
             throw new ConfException("\"proxy_bind\" directive is duplicate");
         }
         conf.bindSet = true;
-        String v = cf.arg(1);
-        if (v.equals("off")) {
-            return;
+        Boolean transparent = LocalAddress.checkBind(cf.args());
+        if (transparent != null) {
+            conf.bindTransparent = transparent;
+            conf.bind = HttpDirectives.compile(cf, cf.arg(1));
         }
-        if (cf.args().size() == 3) {
-            if (!cf.arg(2).equals("transparent")) {
-                throw new ConfException("invalid parameter \"" + cf.arg(2) + "\"");
-            }
-            conf.bindTransparent = true;
-        }
-        if (v.indexOf('$') < 0 && LocalAddress.parse(v) == null) {
-            throw new ConfException("invalid address \"" + v + "\"");
-        }
-        conf.bind = HttpDirectives.compile(cf, v);
     }
 
     private static void buffers(ConfContext cf, ProxyLocConf conf) throws ConfException {

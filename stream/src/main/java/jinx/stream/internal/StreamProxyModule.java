@@ -119,20 +119,11 @@ public final class StreamProxyModule extends StreamModuleBase {
             throw new ConfException("\"proxy_bind\" directive is duplicate");
         }
         conf.bindSet = true;
-        String v = cf.arg(1);
-        if (v.equals("off")) {
-            return;
+        Boolean transparent = LocalAddress.checkBind(cf.args());
+        if (transparent != null) {
+            conf.bindTransparent = transparent;
+            conf.bind = StreamValue.compile(StreamConfig.of(cf), cf.arg(1));
         }
-        if (cf.args().size() == 3) {
-            if (!cf.arg(2).equals("transparent")) {
-                throw new ConfException("invalid parameter \"" + cf.arg(2) + "\"");
-            }
-            conf.bindTransparent = true;
-        }
-        if (v.indexOf('$') < 0 && LocalAddress.parse(v) == null) {
-            throw new ConfException("invalid address \"" + v + "\"");
-        }
-        conf.bind = StreamValue.compile(StreamConfig.of(cf), v);
     }
 
     /** An address's group, resolved once: {@code host not found in upstream "x" in file:line}. */

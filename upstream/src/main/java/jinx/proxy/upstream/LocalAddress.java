@@ -3,7 +3,10 @@ package jinx.proxy.upstream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.List;
 import java.util.regex.Pattern;
+
+import jinx.kernel.ConfException;
 
 /**
  * The local address of {@code proxy_bind} (HTTP and stream): nginx's {@code ngx_parse_addr_port()}, a literal IPv4
@@ -57,6 +60,33 @@ public final class LocalAddress {
         } catch (UnknownHostException e) {
             return null;
         }
+    }
+
+    /**
+     * Checks the arguments of a {@code proxy_bind} directive (nginx's {@code ngx_http_upstream_bind_set_slot()} and
+     * {@code ngx_stream_proxy_bind()}): {@code off}, or an address (a literal, or a value with variables checked per
+     * request) and {@code transparent}.
+     *
+     * @param args the directive's arguments, its name first
+     * @return whether {@code transparent} was given, or null for {@code off}
+     * @throws ConfException {@code invalid parameter "x"}, {@code invalid address "x"}
+     */
+    public static Boolean checkBind(List<String> args) throws ConfException {
+        String v = args.get(1);
+        if (v.equals("off")) {
+            return null;
+        }
+        boolean transparent = false;
+        if (args.size() == 3) {
+            if (!args.get(2).equals("transparent")) {
+                throw new ConfException("invalid parameter \"" + args.get(2) + "\"");
+            }
+            transparent = true;
+        }
+        if (v.indexOf('$') < 0 && parse(v) == null) {
+            throw new ConfException("invalid address \"" + v + "\"");
+        }
+        return transparent;
     }
 
     private static int port(String p) {
