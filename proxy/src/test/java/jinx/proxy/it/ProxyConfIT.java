@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Embedded;
+import jinx.testkit.DifferentialSite;
 
 /**
  * Configuration errors of the proxy and upstream directives: Jinx refuses each with nginx's text and place
@@ -87,7 +88,7 @@ class ProxyConfIT {
     private static String nginx(Path dir, String http) throws Exception {
         Path conf = dir.resolve("nginx.conf");
         Files.writeString(conf, file(http), StandardCharsets.ISO_8859_1);
-        Process p = new ProcessBuilder(ProxySite.NGINX.toString(), "-t", "-p", dir + "/", "-c", conf.toString(),
+        Process p = new ProcessBuilder(DifferentialSite.NGINX.toString(), "-t", "-p", dir + "/", "-c", conf.toString(),
             "-e", dir.resolve("error.log").toString(), "-g", "pid " + dir.resolve("n.pid") + "; error_log "
             + dir.resolve("error.log") + ";").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
@@ -105,7 +106,7 @@ class ProxyConfIT {
     @Test
     @Timeout(120)
     void errorsAreNginxsWordForWord() throws Exception {
-        boolean withNginx = Files.isExecutable(ProxySite.NGINX);
+        boolean withNginx = Files.isExecutable(DifferentialSite.NGINX);
         for (Bad bad : BAD) {
             Path dir = Files.createTempDirectory("jinx-proxy-conf");
             try {

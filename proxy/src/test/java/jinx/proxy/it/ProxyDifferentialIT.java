@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
 import jinx.testkit.FakeUpstream;
 import jinx.testkit.Received;
 
@@ -281,7 +282,7 @@ class ProxyDifferentialIT {
     @Test
     @Timeout(300)
     void jinxProxiesAsNginxDoes() throws Exception {
-        assumeTrue(Files.isExecutable(ProxySite.NGINX), "nginx is not installed (.ci/run installs it)");
+        assumeTrue(Files.isExecutable(DifferentialSite.NGINX), "nginx is not installed (.ci/run installs it)");
         List<Case> cases = cases();
         List<String> fromNginx = new ArrayList<>();
         List<String> fromJinx = new ArrayList<>();
@@ -290,11 +291,11 @@ class ProxyDifferentialIT {
         try (FakeUpstream up = FakeUpstream.start()) {
             behaviours(up);
             String http = HTTP.replace("%UP%", Integer.toString(up.port()))
-                .replace("%DEAD%", Integer.toString(ProxySite.freePort()));
-            try (ProxySite nginx = ProxySite.nginx(http)) {
+                .replace("%DEAD%", Integer.toString(DifferentialSite.freePort()));
+            try (DifferentialSite nginx = DifferentialSite.nginx("proxy", http)) {
                 nginxConnections = run(nginx, up, cases, fromNginx);
             }
-            try (ProxySite jinx = ProxySite.jinx(http)) {
+            try (DifferentialSite jinx = DifferentialSite.jinx("proxy", http)) {
                 jinxConnections = run(jinx, up, cases, fromJinx);
                 // the one crit line expected: the bind that fails, which nginx logs at crit too
                 String log = jinx.errorLog().replaceAll("(?m)^.*\\[crit\\].*bind\\(192\\.0\\.2\\.1\\) failed.*$", "");
@@ -322,7 +323,7 @@ class ProxyDifferentialIT {
     }
 
     /** Runs every case; returns the connections the backend accepted in all. */
-    private static int run(ProxySite site, FakeUpstream up, List<Case> cases, List<String> out) throws Exception {
+    private static int run(DifferentialSite site, FakeUpstream up, List<Case> cases, List<String> out) throws Exception {
         int before = up.connections();
         for (Case c : cases) {
             up.clear();

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
 import jinx.testkit.FakeUpstream;
 
 /**
@@ -40,7 +41,7 @@ class ProxyFailureIT {
         }
         """;
 
-    private static String get(ProxySite site, String uri) throws Exception {
+    private static String get(DifferentialSite site, String uri) throws Exception {
         return site.exchange("GET " + uri + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", 5000);
     }
 
@@ -49,7 +50,7 @@ class ProxyFailureIT {
     void failuresCostOneResponseAndReleaseWhatTheyHeld() throws Exception {
         try (FakeUpstream up = FakeUpstream.start()) {
             String http = HTTP.replace("%UP%", Integer.toString(up.port()));
-            try (ProxySite site = ProxySite.jinx(http)) {
+            try (DifferentialSite site = DifferentialSite.jinx("proxy", http)) {
                 // a client that goes away while the upstream is still sending: the upstream connection is closed
                 try (Socket s = new Socket()) {
                     s.connect(new InetSocketAddress("127.0.0.1", site.port()), 5000);

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
 import jinx.testkit.FakeUpstream;
 
 /**
@@ -38,7 +39,7 @@ class ProxyHashIT {
         }
         """;
 
-    private static List<String> choices(ProxySite site) throws Exception {
+    private static List<String> choices(DifferentialSite site) throws Exception {
         List<String> out = new ArrayList<>();
         for (String kind : List.of("plain", "ketama", "ip")) {
             for (int k = 0; k < 60; k++) {
@@ -54,17 +55,17 @@ class ProxyHashIT {
     @Test
     @Timeout(120)
     void keysGoWhereNginxSendsThem() throws Exception {
-        assumeTrue(Files.isExecutable(ProxySite.NGINX), "nginx is not installed (.ci/run installs it)");
+        assumeTrue(Files.isExecutable(DifferentialSite.NGINX), "nginx is not installed (.ci/run installs it)");
         try (FakeUpstream a = FakeUpstream.start(); FakeUpstream b = FakeUpstream.start();
              FakeUpstream c = FakeUpstream.start()) {
             String http = HTTP.replace("%A%", Integer.toString(a.port())).replace("%B%", Integer.toString(b.port()))
                 .replace("%C%", Integer.toString(c.port()));
             List<String> nginx;
             List<String> jinx;
-            try (ProxySite site = ProxySite.nginx(http)) {
+            try (DifferentialSite site = DifferentialSite.nginx("proxy", http)) {
                 nginx = choices(site);
             }
-            try (ProxySite site = ProxySite.jinx(http)) {
+            try (DifferentialSite site = DifferentialSite.jinx("proxy", http)) {
                 jinx = choices(site);
             }
             assertEquals(nginx, jinx);

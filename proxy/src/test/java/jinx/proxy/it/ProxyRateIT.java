@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
 import jinx.testkit.FakeUpstream;
 
 /**
@@ -36,7 +37,7 @@ class ProxyRateIT {
     @Timeout(60)
     void limitRateAndClientAbort() throws Exception {
         try (FakeUpstream up = FakeUpstream.start()) {
-            try (ProxySite site = ProxySite.jinx(HTTP.replace("%UP%", Integer.toString(up.port())))) {
+            try (DifferentialSite site = DifferentialSite.jinx("proxy", HTTP.replace("%UP%", Integer.toString(up.port())))) {
                 long t0 = System.nanoTime();
                 String fast = site.exchange("GET /unrated/size/100000 HTTP/1.1\r\nHost: localhost\r\n"
                     + "Connection: close\r\n\r\n", 10_000);

@@ -22,6 +22,8 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
+
 /**
  * {@code proxy_request_buffering off}: the body reaches the upstream while the client is still sending it. A raw
  * backend tells when the first part of a chunked body has arrived, and only then does the client send the rest;
@@ -45,7 +47,7 @@ class ProxyStreamIT {
     @Test
     @Timeout(120)
     void bodiesStreamAsTheyCome() throws Exception {
-        boolean nginx = Files.isExecutable(ProxySite.NGINX);
+        boolean nginx = Files.isExecutable(DifferentialSite.NGINX);
         String fromNginx = nginx ? run(true) : null;
         String fromJinx = run(false);
         if (nginx) {
@@ -58,7 +60,7 @@ class ProxyStreamIT {
     private static String run(boolean nginx) throws Exception {
         try (ServerSocket back = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
             String http = HTTP.replace("%BACK%", Integer.toString(back.getLocalPort()));
-            try (ProxySite site = nginx ? ProxySite.nginx(http) : ProxySite.jinx(http)) {
+            try (DifferentialSite site = nginx ? DifferentialSite.nginx("proxy", http) : DifferentialSite.jinx("proxy", http)) {
                 String chunkedHead = chunked(site, back);
                 String lengthHead = large(site, back);
                 if (!nginx) {
@@ -71,7 +73,7 @@ class ProxyStreamIT {
         }
     }
 
-    private static String chunked(ProxySite site, ServerSocket back) throws Exception {
+    private static String chunked(DifferentialSite site, ServerSocket back) throws Exception {
         CountDownLatch firstSeen = new CountDownLatch(1);
         CompletableFuture<String> backend = CompletableFuture.supplyAsync(() -> {
             try (Socket s = back.accept()) {
@@ -106,7 +108,7 @@ class ProxyStreamIT {
         return got.substring(0, got.indexOf("\r\n\r\n"));
     }
 
-    private static String large(ProxySite site, ServerSocket back) throws Exception {
+    private static String large(DifferentialSite site, ServerSocket back) throws Exception {
         byte[] body = new byte[2 << 20];
         for (int i = 0; i < body.length; i++) {
             body[i] = (byte) (i * 31 + (i >> 11));

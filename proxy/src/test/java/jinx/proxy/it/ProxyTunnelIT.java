@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
 import jinx.testkit.FakeUpstream;
 
 /**
@@ -85,7 +86,7 @@ class ProxyTunnelIT {
         try (FakeUpstream up = FakeUpstream.start()) {
             String http = HTTP.replace("%UP%", Integer.toString(up.port()));
             String jinx;
-            try (ProxySite site = ProxySite.jinx(http)) {
+            try (DifferentialSite site = DifferentialSite.jinx("proxy", http)) {
                 jinx = exchange(site.port());
                 String log = site.errorLog();
                 assertTrue(!log.contains("[alert]") && !log.contains("[crit]"), log);
@@ -98,9 +99,9 @@ class ProxyTunnelIT {
                 + "[after half-close:last words][closed]"), jinx);
             assertEquals("Upgrade: websocket", up.lastRequest().headers("Upgrade").isEmpty() ? ""
                 : "Upgrade: " + up.lastRequest().header("Upgrade"));
-            if (Files.isExecutable(ProxySite.NGINX)) {
+            if (Files.isExecutable(DifferentialSite.NGINX)) {
                 String nginx;
-                try (ProxySite site = ProxySite.nginx(http)) {
+                try (DifferentialSite site = DifferentialSite.nginx("proxy", http)) {
                     nginx = exchange(site.port());
                 }
                 String withoutHalfClose = "[after half-close:";

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import jinx.testkit.DifferentialSite;
 import jinx.tls.TestCerts;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -107,11 +108,11 @@ class TlsDifferentialIT {
         List<String> fromJinx;
         String jinxLog;
         String nginxLog;
-        try (TlsSite nginx = TlsSite.nginx(http)) {
+        try (DifferentialSite nginx = DifferentialSite.nginx("tls", http)) {
             fromNginx = run(nginx);
             nginxLog = nginx.errorLog();
         }
-        try (TlsSite jinx = TlsSite.jinx(http)) {
+        try (DifferentialSite jinx = DifferentialSite.jinx("tls", http)) {
             fromJinx = run(jinx);
             jinxLog = jinx.errorLog();
         }
@@ -161,21 +162,21 @@ class TlsDifferentialIT {
         return n;
     }
 
-    private static List<String> run(TlsSite site) throws Exception {
+    private static List<String> run(DifferentialSite site) throws Exception {
         List<String> out = new ArrayList<>();
         for (Tls c : tlsCases()) {
-            out.add(normalize(site.exchangeTls(c.protocol(), c.sni(), c.request()), site.port()));
+            out.add(normalize(TlsClient.exchangeTls(site.port(), c.protocol(), c.sni(), c.request()), site.port()));
         }
         for (Raw c : rawCases()) {
             out.add(hexTls(normalize(site.exchange(c.bytes(), 3000), site.port())));
         }
         for (String[] p : PROTOCOLS) {
-            out.add(handshake(site.sClient("", p[0], "-servername", "localhost")));
+            out.add(handshake(TlsClient.sClient(site.port(), "", p[0], "-servername", "localhost")));
         }
         Path sess = Files.createTempFile("jinx-tls", ".sess");
         try {
-            String first = site.sClient("", "-tls1_2", "-sess_out", sess.toString());
-            String second = site.sClient("", "-tls1_2", "-sess_in", sess.toString());
+            String first = TlsClient.sClient(site.port(), "", "-tls1_2", "-sess_out", sess.toString());
+            String second = TlsClient.sClient(site.port(), "", "-tls1_2", "-sess_in", sess.toString());
             out.add(handshake(first) + " then " + handshake(second));
         } finally {
             Files.deleteIfExists(sess);

@@ -1,4 +1,4 @@
-package jinx.proxy.it;
+package jinx.testkit;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,13 +19,16 @@ import java.util.stream.Stream;
 import jinx.kernel.Embedded;
 
 /**
- * A prefix for one proxy under test, Debian's nginx or Jinx, with the same configuration: the two servers of a
- * differential test, each started on a free port of 127.0.0.1 and stopped by pid (nginx) or through the API
- * (Jinx), and a raw client that sends bytes and reads until the server closes or goes quiet.
+ * A prefix for one server of a differential test, Debian's nginx or Jinx, with the same {@code http {}}
+ * configuration: each started on a free port of 127.0.0.1 and stopped by pid (nginx) or through the API (Jinx, in
+ * this JVM with {@code master_process off}), and a raw client that sends bytes and reads until the server closes or
+ * goes quiet. The proxy's and the TLS module's differential tests run the same configuration on one of each and
+ * compare what came back.
  */
-final class ProxySite implements AutoCloseable {
+public final class DifferentialSite implements AutoCloseable {
 
-    static final Path NGINX = Path.of("/usr/sbin/nginx");
+    /** Debian's nginx, which {@code .ci/run} installs; a test assumes it is executable before using it. */
+    public static final Path NGINX = Path.of("/usr/sbin/nginx");
 
     private final Path root;
     private final int port;
@@ -33,20 +36,34 @@ final class ProxySite implements AutoCloseable {
     private Embedded jinx;
     private final ByteArrayOutputStream jinxLog = new ByteArrayOutputStream();
 
-    private ProxySite(Path root, int port) {
+    private DifferentialSite(Path root, int port) {
         this.root = root;
         this.port = port;
     }
 
-    static int freePort() throws IOException {
+    /**
+     * Returns a port of 127.0.0.1 that was free a moment ago.
+     *
+     * @return the port
+     * @throws IOException when no socket could be bound
+     */
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
 
-    /** nginx with {@code http} inside {@code http {}} ({@code %PORT%} is its port). */
-    static ProxySite nginx(String http) throws Exception {
-        ProxySite site = new ProxySite(Files.createTempDirectory("jinx-proxy-nginx"), freePort());
+    /**
+     * Starts nginx with {@code http} inside {@code http {}} ({@code %PORT%} is its port).
+     *
+     * @param name what the temporary prefix is named after ({@code jinx-NAME-nginx...})
+     * @param http the configuration
+     * @return the running site
+     * @throws Exception when nginx does not start listening within 10 s
+     */
+    public static DifferentialSite nginx(String name, String http) throws Exception {
+        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-nginx"),
+            freePort());
         Path r = site.root;
         Files.createDirectories(r.resolve("logs"));
         Files.createDirectories(r.resolve("tmp"));
@@ -65,9 +82,17 @@ final class ProxySite implements AutoCloseable {
         return site;
     }
 
-    /** Jinx in this JVM ({@code master_process off}) with the same configuration. */
-    static ProxySite jinx(String http) throws Exception {
-        ProxySite site = new ProxySite(Files.createTempDirectory("jinx-proxy-jinx"), freePort());
+    /**
+     * Starts Jinx in this JVM ({@code master_process off}) with the same configuration.
+     *
+     * @param name what the temporary prefix is named after ({@code jinx-NAME-jinx...})
+     * @param http the configuration
+     * @return the running site
+     * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
+     */
+    public static DifferentialSite jinx(String name, String http) throws Exception {
+        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-jinx"),
+            freePort());
         Path r = site.root;
         Files.createDirectories(r.resolve("logs"));
         Files.createDirectories(r.resolve("conf"));
@@ -82,12 +107,22 @@ final class ProxySite implements AutoCloseable {
         return site;
     }
 
-    int port() {
+    /**
+     * Returns the port the server listens on.
+     *
+     * @return the port
+     */
+    public int port() {
         return port;
     }
 
-    /** The error log so far. */
-    String errorLog() throws IOException {
+    /**
+     * Returns the error log so far.
+     *
+     * @return the text
+     * @throws IOException when the log cannot be read
+     */
+    public String errorLog() throws IOException {
         if (jinx != null) {
             synchronized (jinxLog) {
                 return jinxLog.toString(StandardCharsets.ISO_8859_1);
@@ -118,8 +153,13 @@ final class ProxySite implements AutoCloseable {
     /**
      * Sends {@code request} on a new connection and reads until the server closes it or sends nothing for
      * {@code quietMs}; a reset ends the reading as a close does, noted at the end.
+     *
+     * @param request the bytes, one char each
+     * @param quietMs how long a silence ends the reading
+     * @return what came, then {@code [closed]}, {@code [open]} or {@code [reset]}
+     * @throws IOException when the connection cannot be made
      */
-    String exchange(String request, int quietMs) throws IOException {
+    public String exchange(String request, int quietMs) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             s.setSoTimeout(quietMs);
