@@ -3,7 +3,8 @@
  * {@code src/event/ngx_event_openssl.c} drives it, behind the kernel's {@code ConnectionIo}; and HTTPS, nginx's
  * {@code ngx_http_ssl_module}, written on the exported API of {@code jinx.http} and {@code jinx.kernel}. The API
  * package {@code jinx.tls} (contexts, the connection I/O, the handshake) needs nothing of HTTP, for the proxy and
- * stream.
+ * stream; the {@code openssl} core module offers client TLS to them through the kernel's {@code TlsClient}, so
+ * that they need not depend on this module.
  */
 module jinx.tls {
     requires transitive jinx.http;
@@ -13,5 +14,7 @@ module jinx.tls {
     // jnr-ffi generates the binding's implementation outside this module: not API.
     exports jinx.tls.bind;
 
-    provides jinx.kernel.spi.JinxModule with jinx.tls.internal.http.HttpSslModule;
+    provides jinx.kernel.spi.JinxModule with
+        jinx.tls.internal.OpenSslModule,
+        jinx.tls.internal.http.HttpSslModule;
 }

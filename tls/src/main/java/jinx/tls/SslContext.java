@@ -9,7 +9,7 @@ import jinx.tls.bind.SslCallbacks;
 import jinx.tls.internal.OpenSsl;
 
 /**
- * A server's {@code SSL_CTX} and what nginx sets on it: {@code ngx_ssl_create()} (protocols, modes, options),
+ * A server's or a client's {@code SSL_CTX} and what nginx sets on it: {@code ngx_ssl_create()} (protocols, modes, options),
  * {@code ngx_ssl_certificate()}, {@code ngx_ssl_ciphers()}, {@code ngx_ssl_ecdh_curve()},
  * {@code ngx_ssl_session_cache()}, {@code ngx_ssl_session_ticket_keys()} and {@code ngx_ssl_conf_commands()}
  * (src/event/ngx_event_openssl.c). Each failure is an {@link SslException} worded as nginx's {@code [emerg]} line.
@@ -46,9 +46,14 @@ public final class SslContext implements AutoCloseable {
     private long options;
     private SslCallbacks.ServerName serverNameStub;
     private SslCallbacks.AlpnSelect alpnStub;
+    private SslCallbacks.Verify verifyStub;
+    private final boolean client;
+    /** A client context's sessions to offer again, kept per key (peer): nginx's {@code peer->ssl_session}. */
+    private ClientSessions sessions;
 
-    private SslContext(long ctx) {
+    private SslContext(long ctx, boolean client) {
         this.ctx = ctx;
+        this.client = client;
     }
 
     /**
@@ -60,13 +65,30 @@ public final class SslContext implements AutoCloseable {
      * @throws SslException {@code SSL_CTX_new() failed (SSL: ...)}
      */
     public static SslContext server(int protocols) throws SslException {
+        return create(OpenSsl.ssl().TLS_server_method(), protocols, false);
+    }
+
+    /**
+     * Makes a client context as nginx's {@code ngx_ssl_create()} does for {@code proxy_ssl_*}: the same options and
+     * modes as a server's, with the client method. Certificates, trust and sessions are set on it afterwards
+     * ({@link #certificate}, {@link #trustedCertificate}, {@link #crl}, {@link #clientSessions}).
+     *
+     * @param protocols the {@code TLSV1*} bits allowed
+     * @return the context
+     * @throws SslException {@code SSL_CTX_new() failed (SSL: ...)}
+     */
+    public static SslContext client(int protocols) throws SslException {
+        return create(OpenSsl.ssl().TLS_client_method(), protocols, true);
+    }
+
+    private static SslContext create(long method, int protocols, boolean client) throws SslException {
         OpenSsl.clearErrors();
         LibSsl lib = OpenSsl.ssl();
-        long ctx = lib.SSL_CTX_new(lib.TLS_server_method());
+        long ctx = lib.SSL_CTX_new(method);
         if (ctx == 0) {
             throw new SslException(OpenSsl.error("SSL_CTX_new() failed"));
         }
-        SslContext s = new SslContext(ctx);
+        SslContext s = new SslContext(ctx, client);
         s.protocols(protocols);
         s.mode(OpenSsl.SSL_MODE_RELEASE_BUFFERS | OpenSsl.SSL_MODE_NO_AUTO_CHAIN
                | OpenSsl.SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
@@ -284,7 +306,8 @@ public final class SslContext implements AutoCloseable {
             throw new SslException(OpenSsl.error("SSL_CONF_CTX_new() failed"));
         }
         try {
-            lib.SSL_CONF_CTX_set_flags(cctx, OpenSsl.SSL_CONF_FLAG_FILE | OpenSsl.SSL_CONF_FLAG_SERVER
+            lib.SSL_CONF_CTX_set_flags(cctx, OpenSsl.SSL_CONF_FLAG_FILE
+                                       | (client ? OpenSsl.SSL_CONF_FLAG_CLIENT : OpenSsl.SSL_CONF_FLAG_SERVER)
                                        | OpenSsl.SSL_CONF_FLAG_CERTIFICATE | OpenSsl.SSL_CONF_FLAG_SHOW_ERRORS);
             lib.SSL_CONF_CTX_set_ssl_ctx(cctx, ctx);
             for (int i = 0; i + 1 < commands.size(); i += 2) {
@@ -333,6 +356,66 @@ public final class SslContext implements AutoCloseable {
         }
         alpnStub = (ssl, out, outlen, in, inlen, arg) -> Alpn.select(names, out, outlen, in, inlen);
         lib.SSL_CTX_set_alpn_select_cb(ctx, alpnStub, 0);
+    }
+
+    /**
+     * Sets the certificates a client trusts and how deep a chain it checks: nginx's
+     * {@code ngx_ssl_trusted_certificate()}. The handshake does not fail on an untrusted server (the verify mode
+     * stays {@code SSL_VERIFY_NONE}); the result is read afterwards ({@link SslIo#verifyResult()}), as nginx's
+     * upstream does.
+     *
+     * @param file the PEM file of CA certificates
+     * @param depth {@code proxy_ssl_verify_depth}
+     * @throws SslException {@code SSL_CTX_load_verify_locations("...") failed}
+     */
+    public void trustedCertificate(String file, int depth) throws SslException {
+        OpenSsl.clearErrors();
+        // nginx's ngx_ssl_verify_callback goes on through every error of the chain, so the result is the last
+        // one OpenSSL found: "unable to verify the first certificate" where it would stop at the first
+        verifyStub = (ok, storeCtx) -> 1;
+        lib.SSL_CTX_set_verify(ctx, lib.SSL_CTX_get_verify_mode(ctx), verifyStub);
+        lib.SSL_CTX_set_verify_depth(ctx, depth);
+        if (lib.SSL_CTX_load_verify_locations(ctx, file, null) != 1) {
+            throw new SslException(OpenSsl.error("SSL_CTX_load_verify_locations(\"" + file + "\") failed"));
+        }
+        // OpenSSL's verification reports what it found; nginx clears the queue it left
+        OpenSsl.clearErrors();
+    }
+
+    /**
+     * Loads certificate revocation lists and checks the whole chain against them: nginx's {@code ngx_ssl_crl()}.
+     *
+     * @param file the PEM file of CRLs
+     * @throws SslException {@code X509_LOOKUP_load_file("...") failed}
+     */
+    public void crl(String file) throws SslException {
+        OpenSsl.clearErrors();
+        long store = lib.SSL_CTX_get_cert_store(ctx);
+        if (store == 0 || OpenSsl.crypto().X509_STORE_load_file(store, file) != 1) {
+            throw new SslException(OpenSsl.error("X509_LOOKUP_load_file(\"" + file + "\") failed"));
+        }
+        OpenSsl.crypto().X509_STORE_set_flags(store, OpenSsl.X509_V_FLAG_CRL_CHECK
+                                              | OpenSsl.X509_V_FLAG_CRL_CHECK_ALL);
+    }
+
+    /**
+     * Keeps the sessions a client gets in {@code store}, one per key, to offer them on the next connection with the
+     * same key: nginx's {@code ngx_ssl_client_session_cache()} with its new session callback (TLS 1.3 sends its
+     * tickets after the handshake, so the session is taken when OpenSSL announces it, not when the handshake
+     * ends).
+     *
+     * @param store where the sessions are kept, which outlives the context
+     */
+    public void clientSessions(ClientSessions store) {
+        sessions = store;
+        lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_SESS_CACHE_MODE, OpenSsl.SSL_SESS_CACHE_CLIENT
+                         | OpenSsl.SSL_SESS_CACHE_NO_INTERNAL, 0);
+        lib.SSL_CTX_sess_set_new_cb(ctx, sessions.stub);
+    }
+
+    /** The client sessions, or null when not kept. */
+    ClientSessions sessions() {
+        return sessions;
     }
 
     /**

@@ -63,6 +63,9 @@ public final class SslIo implements ConnectionIo {
     private final EventHandler readWantsWrite;
     String serverName;
     private Object attachment;
+    /** A client's sessions and its key in them, or null. */
+    private ClientSessions sessions;
+    private Object sessionKey;
 
     private SslIo(Connection c, long ssl, int bufferSize) {
         this.c = c;
@@ -101,6 +104,99 @@ public final class SslIo implements ConnectionIo {
         // the slot's own from now on, so that the loop frees it however the connection ends
         c.io(io);
         return io;
+    }
+
+    /**
+     * Starts TLS as a client on a connected connection: nginx's {@code ngx_ssl_create_connection()} with
+     * {@code NGX_SSL_CLIENT}, the server name ({@code SSL_set_tlsext_host_name()}) and the session kept for
+     * {@code sessionKey} ({@code ngx_ssl_set_session()}). It becomes the connection's I/O at once; the protocol
+     * reads and writes through it once {@link #handshake()} is done.
+     *
+     * @param c the connection, connected
+     * @param context a client context ({@link SslContext#client})
+     * @param bufferSize the size of the records {@link #sendChain} makes
+     * @param serverName the TLS server name to send, or null
+     * @param sessionKey the key of the session to offer and keep, or null (or a context keeping none)
+     * @return the connection's TLS
+     * @throws SslException {@code SSL_new() failed}, {@code SSL_set_fd() failed} or
+     *     {@code SSL_set_tlsext_host_name("...") failed}
+     */
+    public static SslIo connect(Connection c, SslContext context, int bufferSize, String serverName,
+                                Object sessionKey) throws SslException {
+        OpenSsl.clearErrors();
+        LibSsl lib = OpenSsl.ssl();
+        long ssl = lib.SSL_new(context.handle());
+        if (ssl == 0) {
+            throw new SslException(OpenSsl.error("SSL_new() failed"));
+        }
+        if (lib.SSL_set_fd(ssl, c.fd()) != 1) {
+            lib.SSL_free(ssl);
+            throw new SslException(OpenSsl.error("SSL_set_fd() failed"));
+        }
+        lib.SSL_set_connect_state(ssl);
+        SslIo io = new SslIo(c, ssl, bufferSize);
+        c.io(io);
+        if (serverName != null) {
+            try (NativeMemory m = new NativeMemory()) {
+                byte[] b = serverName.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                long name = m.allocate(b.length + 1L);
+                NativeMemory.put(name, b, 0, b.length);
+                if (lib.SSL_ctrl(ssl, OpenSsl.SSL_CTRL_SET_TLSEXT_HOSTNAME, OpenSsl.TLSEXT_NAMETYPE_HOST_NAME,
+                                 name) != 1) {
+                    throw new SslException(OpenSsl.error("SSL_set_tlsext_host_name(\"" + serverName
+                                                         + "\") failed"));
+                }
+            }
+            io.serverName = serverName;
+        }
+        ClientSessions sessions = context.sessions();
+        if (sessions != null && sessionKey != null) {
+            io.sessions = sessions;
+            io.sessionKey = sessionKey;
+            sessions.offer(ssl, sessionKey);
+        }
+        return io;
+    }
+
+    /**
+     * Returns the result of the server certificate's verification: {@code SSL_get_verify_result()}.
+     *
+     * @return {@code X509_V_OK} (0) or OpenSSL's error code
+     */
+    public long verifyResult() {
+        return ssl == 0 ? -1 : lib.SSL_get_verify_result(ssl);
+    }
+
+    /**
+     * Returns whether the peer's certificate names {@code name}: nginx's {@code ngx_ssl_check_host()}
+     * ({@code X509_check_host()}, which also takes an IP address written as text for a DNS name only).
+     *
+     * @param name the expected name
+     * @return true when the peer sent a certificate for that name
+     */
+    public boolean checkHost(String name) {
+        if (ssl == 0) {
+            return false;
+        }
+        long cert = lib.SSL_get1_peer_certificate(ssl);
+        if (cert == 0) {
+            return false;
+        }
+        try {
+            return OpenSsl.crypto().X509_check_host(cert, name, name.length(), 0, 0) == 1;
+        } finally {
+            OpenSsl.crypto().X509_free(cert);
+        }
+    }
+
+    /**
+     * The handshake was done and accepted: the session is kept under the connection's key, and the tickets the
+     * server sends later replace it (nginx's {@code save_session}). Nothing when no key was given.
+     */
+    public void keepSession() {
+        if (sessions != null && ssl != 0) {
+            sessions.arm(ssl, sessionKey);
+        }
     }
 
     /**
@@ -406,6 +502,9 @@ public final class SslIo implements ConnectionIo {
             noSendShutdown = true;
         }
         shutdown(false);
+        if (sessions != null) {
+            sessions.forget(ssl);
+        }
         lib.SSL_free(ssl);
         ssl = 0;
         out = null;

@@ -32,14 +32,15 @@ final class ProxyEval {
         if (url == null) {
             return new Target(null, null, 500);
         }
-        boolean http = url.length() > 7 && url.regionMatches(true, 0, "http://", 0, 7);
+        boolean http = url.length() > 7 && url.regionMatches(true, 0, "http://", 0, 7)
+            || plcf.ssl.client != null && url.length() > 8 && url.regionMatches(true, 0, "https://", 0, 8);
         if (!http) {
             r.log(LogLevel.ERROR, 0, "invalid URL prefix in \"" + url + "\"");
             return new Target(null, null, 500);
         }
         ProxyPass pass;
         try {
-            pass = ProxyPass.parse(url, null, null, 0, null);
+            pass = ProxyPass.parse(url, null, null, 0, null, true);
         } catch (ConfException e) {
             r.log(LogLevel.ERROR, 0, e.getMessage());
             return new Target(null, null, 500);

@@ -43,6 +43,8 @@ final class ProxyLocConf {
 
     /** {@code proxy_pass}, or null. */
     ProxyPass pass;
+    /** {@code proxy_ssl_*} and the client context. */
+    final ProxySslConf ssl = new ProxySslConf();
     /** {@code proxy_pass} with variables, evaluated per request ({@link ProxyEval}), or null. */
     jinx.http.spi.ComplexValue passValue;
     /** The upstream module's conf, where {@link #passValue} finds groups by name. */

@@ -91,6 +91,7 @@ final class ProxyMerge {
         headers(conf);
         hidden(conf);
         redirects(prev, conf);
+        conf.ssl.merge(prev.ssl);
     }
 
     private static <T> List<T> offIsNull(List<T> rules) {

@@ -14,6 +14,7 @@ import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
 import jinx.kernel.ConfException;
+import jinx.kernel.TlsClient;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
@@ -197,7 +198,9 @@ public final class ProxyModule implements JinxModule, HttpModule {
 
     @Override
     public List<Directive<?>> directives() {
-        return directives;
+        List<Directive<?>> all = new ArrayList<>(directives);
+        all.addAll(ProxySslConf.DIRECTIVES);
+        return all;
     }
 
     @Override
@@ -247,14 +250,19 @@ public final class ProxyModule implements JinxModule, HttpModule {
             throw new ConfException("\"proxy_pass\" directive is duplicate");
         }
         String url = cf.arg(1);
+        conf.ssl.provider = TlsClient.provider(cf.cycle());
         if (url.indexOf('$') >= 0) {
             conf.passValue = HttpDirectives.compile(cf, url);
             conf.umcf = UpstreamModule.mainConf(cf);
+            // nginx with SSL makes a client context for a URL of variables, which may be https://
+            conf.ssl.needed = conf.ssl.provider != null;
             HttpDirectives.contentHandler(cf, this::handler);
             return;
         }
         HttpDirectives.Location loc = HttpDirectives.location(cf);
-        ProxyPass pass = ProxyPass.parse(url, loc.name(), cf.file(), cf.line(), UpstreamModule.mainConf(cf));
+        ProxyPass pass = ProxyPass.parse(url, loc.name(), cf.file(), cf.line(), UpstreamModule.mainConf(cf),
+            conf.ssl.provider != null);
+        conf.ssl.needed = pass.ssl();
         if (pass.uri() != null && (loc.regex() || loc.named() || loc.noname())) {
             throw new ConfException("\"proxy_pass\" cannot have URI part in location given by regular expression, "
                 + "or inside named location, or inside \"if\" statement, or inside \"limit_except\" block");

@@ -58,6 +58,10 @@ final class ProxyRequest implements SocketIo.LogContext {
     private boolean requestSent;
     private boolean peerHeld;
     private boolean finalized;
+    /** The connection's TLS handshake is done and accepted ({@link ProxySsl}). */
+    private boolean secured;
+    /** The name the upstream's certificate must match ({@code u->ssl_name}). */
+    String sslName;
     ByteBuffer buffer;
     /** The response's header as read. */
     final UpstreamHeader in = new UpstreamHeader();
@@ -152,11 +156,12 @@ final class ProxyRequest implements SocketIo.LogContext {
         tryStart = loop.wallMillis();
         state = CONNECTING;
         requestSent = false;
+        secured = false;
         in.reset();
         int rc = EventConnect.connectPeer(loop, pc);
         vars.addPeer(pc.name);
         // with no live peer the balancer names the group, as nginx's log does: upstream: "http://backend/x"
-        r.logUpstream("http://" + pc.name + uri);
+        r.logUpstream(pass.schema() + pc.name + uri);
         if (rc == Rc.BUSY) {
             r.log(LogLevel.ERROR, 0, "no live upstreams");
             next(ProxyLocConf.FT_NOLIVE);
@@ -250,6 +255,10 @@ final class ProxyRequest implements SocketIo.LogContext {
         if (state == CONNECTING) {
             if (!pc.cached && EventConnect.testConnect(c) != Rc.OK) {
                 next(ProxyLocConf.FT_ERROR);
+                return;
+            }
+            if (pass.ssl() && !pc.cached && !secured) {
+                ProxySsl.start(this);
                 return;
             }
             vars.connected(loop.wallMillis() - tryStart);
@@ -437,8 +446,21 @@ final class ProxyRequest implements SocketIo.LogContext {
         return plcf.nextUpstreamTimeout == 0 || loop.wallMillis() - pc.start < plcf.nextUpstreamTimeout;
     }
 
+    /** The TLS handshake is over and accepted: the request goes out on the secured connection. */
+    void secured() {
+        Connection c = pc.connection;
+        c.read.handler = this::onUpstreamRead;
+        c.write.handler = this::onUpstreamWrite;
+        secured = true;
+        sendRequest();
+    }
+
+    boolean isFinalized() {
+        return finalized;
+    }
+
     /** nginx's {@code ngx_http_upstream_next()}. */
-    private void next(int ft) {
+    void next(int ft) {
         if (finalized) {
             return;
         }

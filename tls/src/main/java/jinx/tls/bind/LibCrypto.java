@@ -4,7 +4,7 @@ import jnr.ffi.types.intptr_t;
 import jnr.ffi.types.size_t;
 
 /**
- * The calls of {@code libcrypto.so.3} Jinx makes: OpenSSL's thread error queue ({@code err.h}). Not API.
+ * The calls of {@code libcrypto.so.3} Jinx makes: OpenSSL's thread error queue ({@code err.h}) and the certificate checks of a client ({@code x509.h}, {@code x509_vfy.h}). Not API.
  */
 public interface LibCrypto {
 
@@ -66,4 +66,49 @@ public interface LibCrypto {
      * @return 1 on success
      */
     int BIO_free(@intptr_t long bio);
+
+    /**
+     * {@code int X509_check_host(X509 *x, const char *chk, size_t chklen, unsigned int flags, char **peername);}
+     *
+     * @param x the C argument
+     * @param chk the C argument
+     * @param len the C argument
+     * @param flags the C argument
+     * @param peername the C argument (0)
+     * @return 1 when the name matches
+     */
+    int X509_check_host(@intptr_t long x, String chk, @size_t long len, int flags, @intptr_t long peername);
+
+    /**
+     * {@code void X509_free(X509 *x);}
+     *
+     * @param x the C argument
+     */
+    void X509_free(@intptr_t long x);
+
+    /**
+     * {@code const char *X509_verify_cert_error_string(long n);}
+     *
+     * @param n the C argument
+     * @return the error's text
+     */
+    String X509_verify_cert_error_string(long n);
+
+    /**
+     * {@code int X509_STORE_load_file(X509_STORE *ctx, const char *file);}
+     *
+     * @param store the C argument
+     * @param file the C argument
+     * @return 1 on success
+     */
+    int X509_STORE_load_file(@intptr_t long store, String file);
+
+    /**
+     * {@code int X509_STORE_set_flags(X509_STORE *ctx, unsigned long flags);}
+     *
+     * @param store the C argument
+     * @param flags the C argument
+     * @return 1 on success
+     */
+    int X509_STORE_set_flags(@intptr_t long store, long flags);
 }

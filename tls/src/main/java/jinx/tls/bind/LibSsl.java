@@ -162,6 +162,23 @@ public interface LibSsl {
     void SSL_CTX_set_verify(@intptr_t long ctx, int mode, @intptr_t long callback);
 
     /**
+     * {@code void SSL_CTX_set_verify(SSL_CTX *ctx, int mode, SSL_verify_cb verify_callback);} with a callback.
+     *
+     * @param ctx the C argument
+     * @param mode the C argument
+     * @param callback the C argument
+     */
+    void SSL_CTX_set_verify(@intptr_t long ctx, int mode, SslCallbacks.Verify callback);
+
+    /**
+     * {@code int SSL_CTX_get_verify_mode(const SSL_CTX *ctx);}
+     *
+     * @param ctx the C argument
+     * @return the mode
+     */
+    int SSL_CTX_get_verify_mode(@intptr_t long ctx);
+
+    /**
      * {@code void SSL_CTX_set_verify_depth(SSL_CTX *ctx, int depth);}
      *
      * @param ctx the C argument
@@ -520,4 +537,36 @@ public interface LibSsl {
      * @param session the C argument
      */
     void SSL_SESSION_free(@intptr_t long session);
+
+    /**
+     * {@code long SSL_get_verify_result(const SSL *ssl);}
+     *
+     * @param ssl the C argument
+     * @return {@code X509_V_OK} (0) or the verification's error code
+     */
+    long SSL_get_verify_result(@intptr_t long ssl);
+
+    /**
+     * {@code X509 *SSL_get1_peer_certificate(const SSL *ssl);}
+     *
+     * @param ssl the C argument
+     * @return the peer's certificate, referenced, or 0
+     */
+    @intptr_t long SSL_get1_peer_certificate(@intptr_t long ssl);
+
+    /**
+     * {@code void SSL_CTX_sess_set_new_cb(SSL_CTX *ctx, int (*new_session_cb)(SSL *, SSL_SESSION *));}
+     *
+     * @param ctx the C argument
+     * @param cb the C argument
+     */
+    void SSL_CTX_sess_set_new_cb(@intptr_t long ctx, SslCallbacks.NewSession cb);
+
+    /**
+     * {@code X509_STORE *SSL_CTX_get_cert_store(const SSL_CTX *ctx);}
+     *
+     * @param ctx the C argument
+     * @return the context's store
+     */
+    @intptr_t long SSL_CTX_get_cert_store(@intptr_t long ctx);
 }

@@ -48,4 +48,32 @@ public final class SslCallbacks {
         @Delegate
         int call(long ssl, long out, long outlen, long in, int inlen, long arg);
     }
+
+    /** The new session callback of a client context ({@code SSL_CTX_sess_set_new_cb}). */
+    public interface NewSession {
+
+        /**
+         * {@code int (*new_session_cb)(SSL *ssl, SSL_SESSION *sess)}.
+         *
+         * @param ssl {@code SSL *}
+         * @param session {@code SSL_SESSION *}, referenced for the callback
+         * @return 1 when the callback keeps the reference, 0 when OpenSSL drops it
+         */
+        @Delegate
+        int call(long ssl, long session);
+    }
+
+    /** The certificate verification callback ({@code SSL_CTX_set_verify}). */
+    public interface Verify {
+
+        /**
+         * {@code int (*verify_callback)(int preverify_ok, X509_STORE_CTX *x509_ctx)}.
+         *
+         * @param ok whether the certificate passed so far
+         * @param storeCtx {@code X509_STORE_CTX *}
+         * @return 1 to go on with the chain, 0 to stop
+         */
+        @Delegate
+        int call(int ok, long storeCtx);
+    }
 }

@@ -86,6 +86,10 @@ public final class OpenSsl {
     /* ssl.h:688-698 */
     /** {@code SSL_SESS_CACHE_OFF} (ssl.h:688). */
     public static final long SSL_SESS_CACHE_OFF = 0x0;
+    /** {@code SSL_SESS_CACHE_CLIENT}. */
+    public static final long SSL_SESS_CACHE_CLIENT = 0x1;
+    /** {@code SSL_SESS_CACHE_NO_INTERNAL}: {@code NO_INTERNAL_LOOKUP | NO_INTERNAL_STORE}. */
+    public static final long SSL_SESS_CACHE_NO_INTERNAL = 0x100 | 0x200;
     /** {@code SSL_SESS_CACHE_SERVER} (ssl.h:690). */
     public static final long SSL_SESS_CACHE_SERVER = 0x2;
     /** {@code SSL_SESS_CACHE_NO_AUTO_CLEAR} (ssl.h:692). */
@@ -110,6 +114,8 @@ public final class OpenSsl {
     public static final int SSL_CONF_FLAG_FILE = 0x2;
     /** {@code SSL_CONF_FLAG_SERVER}. */
     public static final int SSL_CONF_FLAG_SERVER = 0x8;
+    /** {@code SSL_CONF_FLAG_CLIENT}. */
+    public static final int SSL_CONF_FLAG_CLIENT = 0x4;
     /** {@code SSL_CONF_FLAG_SHOW_ERRORS}. */
     public static final int SSL_CONF_FLAG_SHOW_ERRORS = 0x10;
     /** {@code SSL_CONF_FLAG_CERTIFICATE}. */
@@ -119,6 +125,14 @@ public final class OpenSsl {
     public static final int SSL_FILETYPE_PEM = 1;
     /** {@code TLSEXT_NAMETYPE_host_name} (tls1.h:159). */
     public static final int TLSEXT_NAMETYPE_HOST_NAME = 0;
+    /** {@code SSL_CTRL_SET_TLSEXT_HOSTNAME}: {@code SSL_set_tlsext_host_name()}. */
+    public static final int SSL_CTRL_SET_TLSEXT_HOSTNAME = 55;
+    /** {@code X509_V_OK}. */
+    public static final long X509_V_OK = 0;
+    /** {@code X509_V_FLAG_CRL_CHECK} (x509_vfy.h). */
+    public static final long X509_V_FLAG_CRL_CHECK = 0x4;
+    /** {@code X509_V_FLAG_CRL_CHECK_ALL}. */
+    public static final long X509_V_FLAG_CRL_CHECK_ALL = 0x8;
     /** {@code SSL_TLSEXT_ERR_OK} (tls1.h:299). */
     public static final int SSL_TLSEXT_ERR_OK = 0;
     /** {@code SSL_TLSEXT_ERR_ALERT_FATAL} (tls1.h:301). */

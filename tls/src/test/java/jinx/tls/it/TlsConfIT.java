@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Bad TLS configurations: Jinx refuses each as {@code nginx -t} does, word for word (OpenSSL's reasons included),
+ * Bad TLS configurations, HTTPS and TLS to upstreams ({@code proxy_ssl_*}): Jinx refuses each as {@code nginx -t} does, word for word (OpenSSL's reasons included),
  * with the place ({@code in file:line}) where nginx gives one.
  */
 class TlsConfIT {
@@ -42,7 +42,20 @@ class TlsConfIT {
         new Bad(srv("ssl_certificate CERTS/ec.crt; ssl_certificate_key CERTS/ec.key;\nssl_protocols TLSv9;"), 5),
         new Bad(srv("ssl_certificate CERTS/ec.crt;\nssl_certificate_key CERTS/ec.key;\nssl_prefer_server_ciphers x;"),
             6),
-        new Bad(srv(""), -3));
+        new Bad(srv(""), -3),
+        // TLS to upstreams: nginx reports what the merge finds without a place
+        new Bad(loc("proxy_pass https://127.0.0.1:2; proxy_ssl_verify on;"), 0),
+        new Bad(loc("proxy_pass https://127.0.0.1:2; proxy_ssl_certificate CERTS/rsa.crt;"), 0),
+        new Bad(loc("proxy_pass https://127.0.0.1:2;\nproxy_ssl_protocols TLSv9;"), 6),
+        new Bad(loc("proxy_pass https://127.0.0.1:2; proxy_ssl_verify on; "
+            + "proxy_ssl_trusted_certificate CERTS/none.crt;"), 0),
+        new Bad(loc("proxy_pass https://127.0.0.1:2; proxy_ssl_certificate CERTS/none.crt; "
+            + "proxy_ssl_certificate_key CERTS/rsa.key;"), 0),
+        new Bad(loc("proxy_pass https://127.0.0.1:2;\nproxy_ssl_password_file CERTS/none;"), 6));
+
+    private static String loc(String body) {
+        return "server {\nlisten 127.0.0.1:1;\nlocation / { " + body + " }\n}";
+    }
 
     private static String srv(String body) {
         return "server {\nlisten 127.0.0.1:1 ssl; " + body + " }";

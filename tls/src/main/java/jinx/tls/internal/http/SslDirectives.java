@@ -10,6 +10,7 @@ import java.util.Set;
 
 import jinx.http.spi.HttpCtx;
 import jinx.kernel.ConfException;
+import jinx.kernel.TlsClient;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.ConfValues;
@@ -94,7 +95,7 @@ final class SslDirectives {
         if (c.passwords != null) {
             throw new ConfException("is duplicate");
         }
-        c.passwords = SslSrvConf.readPasswords(cf.resolveConf(cf.arg(1)));
+        c.passwords = TlsClient.readPasswordFile(cf.resolveConf(cf.arg(1)));
     }
 
     /** nginx's {@code ngx_http_ssl_session_cache()}. */

@@ -1,12 +1,8 @@
 package jinx.tls.internal.http;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.List;
 
 import jinx.kernel.ConfException;
@@ -113,27 +109,6 @@ final class SslSrvConf {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    /** nginx's {@code ngx_ssl_read_password_file()}: a password a line. */
-    static List<String> readPasswords(Path file) throws ConfException {
-        List<String> out = new ArrayList<>();
-        try {
-            for (String line : Files.readString(file, StandardCharsets.ISO_8859_1).split("\n")) {
-                if (line.endsWith("\r")) {
-                    line = line.substring(0, line.length() - 1);
-                }
-                if (!line.isEmpty()) {
-                    out.add(line);
-                }
-            }
-        } catch (IOException e) {
-            throw new ConfException("open() \"" + file + "\" failed (2: No such file or directory)");
-        }
-        if (out.isEmpty()) {
-            throw new ConfException("empty file \"" + file + "\"");
-        }
-        return out;
     }
 
     /** What the server name selects: the HTTP server by that name, and its context. */
