@@ -62,16 +62,32 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws Exception when nginx does not start listening within 10 s
      */
     public static DifferentialSite nginx(String name, String http) throws Exception {
+        return nginxMain(name, "http {\nclient_body_temp_path tmp/body;\nproxy_temp_path tmp/proxy;\n"
+            + "fastcgi_temp_path tmp/fastcgi;\nuwsgi_temp_path tmp/uwsgi;\nscgi_temp_path tmp/scgi;\naccess_log off;\n"
+            + http + "\n}\n");
+    }
+
+    /**
+     * Starts nginx with {@code main} in the main context after {@code events {}} ({@code %PORT%} is its port):
+     * for a {@code stream {}} block, which needs {@code load_module} of Debian's stream module in nginx's text.
+     *
+     * @param name what the temporary prefix is named after
+     * @param main the configuration's main context
+     * @return the running site
+     * @throws Exception when nginx does not start listening within 10 s
+     */
+    public static DifferentialSite nginxMain(String name, String main) throws Exception {
         DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-nginx"),
             freePort());
         Path r = site.root;
         Files.createDirectories(r.resolve("logs"));
         Files.createDirectories(r.resolve("tmp"));
         Files.createDirectories(r.resolve("conf"));
-        Files.writeString(r.resolve("conf/nginx.conf"), "events { worker_connections 1024; }\nhttp {\n"
-            + "client_body_temp_path tmp/body;\nproxy_temp_path tmp/proxy;\nfastcgi_temp_path tmp/fastcgi;\n"
-            + "uwsgi_temp_path tmp/uwsgi;\nscgi_temp_path tmp/scgi;\naccess_log off;\n"
-            + http.replace("%PORT%", Integer.toString(site.port)) + "\n}\n");
+        String body = main.replace("%PORT%", Integer.toString(site.port));
+        int load = body.startsWith("load_module") ? body.indexOf('\n') + 1 : 0;
+        // load_module stands before events {}
+        Files.writeString(r.resolve("conf/nginx.conf"), body.substring(0, load)
+            + "events { worker_connections 1024; }\n" + body.substring(load));
         ProcessBuilder pb = new ProcessBuilder(NGINX.toString(), "-p", r + "/", "-c", "conf/nginx.conf",
             "-e", r.resolve("logs/error.log").toString(), "-g", "daemon off; master_process off; error_log "
             + r.resolve("logs/error.log") + " info; pid " + r.resolve("logs/n.pid") + ";");
@@ -91,14 +107,26 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
      */
     public static DifferentialSite jinx(String name, String http) throws Exception {
+        return jinxMain(name, "http {\naccess_log off;\n" + http + "\n}\n");
+    }
+
+    /**
+     * Starts Jinx in this JVM with {@code main} in the main context after {@code events {}}.
+     *
+     * @param name what the temporary prefix is named after
+     * @param main the configuration's main context
+     * @return the running site
+     * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
+     */
+    public static DifferentialSite jinxMain(String name, String main) throws Exception {
         DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-jinx"),
             freePort());
         Path r = site.root;
         Files.createDirectories(r.resolve("logs"));
         Files.createDirectories(r.resolve("conf"));
         Files.writeString(r.resolve("conf/jinx.conf"), "master_process off;\nerror_log stderr info;\n"
-            + "pid logs/jinx.pid;\nevents { worker_connections 1024; }\nhttp {\naccess_log off;\n"
-            + http.replace("%PORT%", Integer.toString(site.port)) + "\n}\n");
+            + "pid logs/jinx.pid;\nevents { worker_connections 1024; }\n"
+            + main.replace("%PORT%", Integer.toString(site.port)));
         PrintStream err = new PrintStream(site.jinxLog, true, StandardCharsets.ISO_8859_1);
         Embedded e = Embedded.builder(r).confFile(r.resolve("conf/jinx.conf")).stderr(err).build();
         site.jinx = e;

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import jinx.http.spi.ComplexValue;
 import jinx.kernel.spi.Conf;
+import jinx.proxy.upstream.UpstreamSsl;
 
 /**
  * The proxy module's location conf: nginx's {@code ngx_http_proxy_loc_conf_t} with its
@@ -44,7 +45,7 @@ final class ProxyLocConf {
     /** {@code proxy_pass}, or null. */
     ProxyPass pass;
     /** {@code proxy_ssl_*} and the client context. */
-    final ProxySslConf ssl = new ProxySslConf();
+    final UpstreamSsl<ComplexValue> ssl = new UpstreamSsl<>();
     /** {@code proxy_pass} with variables, evaluated per request ({@link ProxyEval}), or null. */
     jinx.http.spi.ComplexValue passValue;
     /** The upstream module's conf, where {@link #passValue} finds groups by name. */

@@ -26,6 +26,7 @@ import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
 import jinx.proxy.upstream.LocalAddress;
 import jinx.proxy.upstream.Upstream;
+import jinx.proxy.upstream.UpstreamSsl;
 
 /**
  * The {@code http_proxy} module: nginx's {@code ngx_http_proxy_module.c}. {@code proxy_pass} makes the location's
@@ -199,7 +200,8 @@ public final class ProxyModule implements JinxModule, HttpModule {
     @Override
     public List<Directive<?>> directives() {
         List<Directive<?>> all = new ArrayList<>(directives);
-        all.addAll(ProxySslConf.DIRECTIVES);
+        all.addAll(UpstreamSsl.directives(ANY, ProxyLocConf.class, c -> c.ssl,
+            (cf, c) -> c.ssl.name = HttpDirectives.compile(cf, cf.arg(1))));
         return all;
     }
 

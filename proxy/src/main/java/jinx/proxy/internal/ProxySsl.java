@@ -1,11 +1,13 @@
 package jinx.proxy.internal;
 
 import jinx.http.HttpRequest;
+import jinx.http.spi.ComplexValue;
 import jinx.kernel.Connection;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
 import jinx.kernel.TlsClient;
 import jinx.proxy.upstream.Upstream;
+import jinx.proxy.upstream.UpstreamSsl;
 
 /**
  * TLS to an {@code https://} upstream: nginx's {@code ngx_http_upstream_ssl_init_connection()},
@@ -26,11 +28,12 @@ final class ProxySsl {
     /** nginx's {@code ngx_http_upstream_ssl_init_connection()}, the connect tested already. */
     static void start(ProxyRequest p) {
         Connection c = p.pc.connection;
-        ProxySslConf conf = p.plcf.ssl;
+        UpstreamSsl<ComplexValue> conf = p.plcf.ssl;
         HttpRequest r = p.r;
-        String name = name(p);
+        // nginx's ngx_http_upstream_ssl_name(): proxy_ssl_name evaluated, else the upstream's host
+        String name = UpstreamSsl.name(conf.name != null ? conf.name.evaluate(r) : p.pass.host());
         p.sslName = name;
-        String sni = conf.serverName == 1 ? serverName(name) : null;
+        String sni = conf.serverNameFor(name);
         // the session is the peer's, whatever location connects to it, as nginx keeps it; a group made for one
         // request (a URL of variables naming an address) keeps none, as nginx's temporary peers keep none
         Object key = conf.sessionReuse == 1 && p.upstream.file != null
@@ -73,56 +76,5 @@ final class ProxySsl {
             return;
         }
         p.next(ProxyLocConf.FT_ERROR);
-    }
-
-    /**
-     * nginx's {@code ngx_http_upstream_ssl_name()}: {@code proxy_ssl_name} evaluated, else the upstream's host,
-     * without a port (a name from {@code $http_host} may carry one).
-     */
-    private static String name(ProxyRequest p) {
-        ProxySslConf conf = p.plcf.ssl;
-        String name = conf.name != null ? conf.name.evaluate(p.r) : p.pass.host();
-        if (name == null || name.isEmpty()) {
-            return "";
-        }
-        int from = 0;
-        if (name.charAt(0) == '[') {
-            int close = name.indexOf(']');
-            from = close < 0 ? 0 : close;
-        }
-        int colon = name.indexOf(':', from);
-        return colon < 0 ? name : name.substring(0, colon);
-    }
-
-    /**
-     * The TLS server name, or null: as RFC 6066 wants, no IP address literal (nginx's {@code ngx_inet_addr()}
-     * test and the {@code [} of an IPv6 one).
-     */
-    private static String serverName(String name) {
-        if (name.isEmpty() || name.charAt(0) == '[' || ipv4(name)) {
-            return null;
-        }
-        return name;
-    }
-
-    /** nginx's {@code ngx_inet_addr() != INADDR_NONE}: four decimal octets. */
-    static boolean ipv4(String s) {
-        int octets = 0;
-        int value = -1;
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch >= '0' && ch <= '9') {
-                value = (value < 0 ? 0 : value * 10) + (ch - '0');
-                if (value > 255) {
-                    return false;
-                }
-            } else if (ch == '.' && value >= 0) {
-                octets++;
-                value = -1;
-            } else {
-                return false;
-            }
-        }
-        return value >= 0 && octets == 3;
     }
 }

@@ -37,6 +37,21 @@ final class ProxyProtocolWriter {
         return prefix.flip();
     }
 
+    /**
+     * The PROXY header alone, for a connection that sends it before TLS.
+     *
+     * @param s the session
+     * @return the header, or null when the addresses cannot be printed
+     */
+    static ByteBuffer prefixHeaderOnly(Session s) {
+        String header = v1(s);
+        if (header == null) {
+            return null;
+        }
+        byte[] h = header.getBytes(StandardCharsets.ISO_8859_1);
+        return ByteBuffer.allocateDirect(h.length).put(h).flip();
+    }
+
     /** A connection's local address as nginx prints it, or null when it cannot be read. */
     static String localText(Connection u) {
         try {

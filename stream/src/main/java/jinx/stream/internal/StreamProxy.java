@@ -25,12 +25,18 @@ import jinx.stream.StreamSession;
  */
 final class StreamProxy {
 
-    private final Session s;
+    final Session s;
     private final Connection c;
     private final EventLoop loop;
-    private final StreamProxySrvConf pscf;
-    private Upstream upstream;
-    private final PeerConnection pc = new PeerConnection();
+    final StreamProxySrvConf pscf;
+    Upstream upstream;
+    final PeerConnection pc = new PeerConnection();
+    /** The upstream connection's TLS is done and accepted ({@link StreamProxySsl}). */
+    private boolean secured;
+    /** The PROXY header went out ahead of TLS. */
+    private boolean headerSent;
+    /** The name the upstream's certificate must match. */
+    String sslName;
     /** Client to upstream: sent from position to limit, read into limit to capacity. */
     private ByteBuffer downstream;
     /** Upstream to client. */
@@ -113,6 +119,8 @@ final class StreamProxy {
     private void connect() {
         s.logAction("connecting to upstream");
         connected = false;
+        secured = false;
+        headerSent = false;
         if (state != null) {
             state.responseTime = loop.wallMillis() - startTime;
         }
@@ -170,6 +178,16 @@ final class StreamProxy {
             nextUpstream();
             return;
         }
+        if (pscf.sslEnable == 1 && !secured) {
+            if (pscf.proxyProtocol == 1 && !headerSent) {
+                if (!StreamProxySsl.sendProxyProtocol(this, u)) {
+                    return;
+                }
+                headerSent = true;
+            }
+            StreamProxySsl.start(this);
+            return;
+        }
         if (c.log.isEnabled(LogLevel.INFO)) {
             String local = ProxyProtocolWriter.localText(u);
             if (local != null) {
@@ -180,7 +198,7 @@ final class StreamProxy {
         if (upstreamBuf == null) {
             upstreamBuf = StreamBuffers.take((int) pscf.bufferSize).limit(0);
         }
-        prefix = ProxyProtocolWriter.prefix(s, pscf.proxyProtocol == 1);
+        prefix = ProxyProtocolWriter.prefix(s, pscf.proxyProtocol == 1 && !headerSent);
         connected = true;
         u.read.handler = ev -> processConnection(ev, !ev.write);
         u.write.handler = ev -> processConnection(ev, !ev.write);
@@ -188,6 +206,12 @@ final class StreamProxy {
             loop.post(u.read);
         }
         process(false, true);
+    }
+
+    /** The TLS handshake is over and accepted: the relay starts on the secured connection. */
+    void secured() {
+        secured = true;
+        initUpstream();
     }
 
     /** nginx's {@code ngx_stream_proxy_process_connection()}: timeouts and rate delays, then the relay. */
@@ -380,7 +404,7 @@ final class StreamProxy {
     }
 
     /** nginx's {@code ngx_stream_proxy_next_upstream()}. */
-    private void nextUpstream() {
+    void nextUpstream() {
         Connection u = pc.connection;
         if (u != null && buffered(true) && connected) {
             s.log(LogLevel.ERROR, 0, "buffered data on next upstream");
@@ -407,7 +431,7 @@ final class StreamProxy {
     }
 
     /** nginx's {@code ngx_stream_proxy_finalize()}. */
-    private void finalizeProxy(int rc) {
+    void finalizeProxy(int rc) {
         s.finalizeSession(rc);
     }
 

@@ -1,31 +1,45 @@
 package jinx.stream.internal;
 
 import java.net.SocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.TlsClient;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.Slots;
 import jinx.proxy.upstream.LocalAddress;
 import jinx.proxy.upstream.Upstream;
+import jinx.proxy.upstream.UpstreamSsl;
 import jinx.stream.spi.StreamConfig;
 
 /**
  * nginx's {@code ngx_stream_proxy_module}: {@code proxy_pass} to an address or an {@code upstream {}} group, with
  * {@code proxy_connect_timeout}, {@code proxy_timeout}, {@code proxy_buffer_size}, {@code proxy_next_upstream} and
  * its {@code _tries} and {@code _timeout}, {@code proxy_half_close}, {@code proxy_upload_rate},
- * {@code proxy_download_rate}, {@code proxy_socket_keepalive} and {@code proxy_protocol} (version 1). The session's
- * relay is {@link StreamProxy}.
+ * {@code proxy_download_rate}, {@code proxy_socket_keepalive}, {@code proxy_protocol} (version 1) and
+ * {@code proxy_ssl} with the {@code proxy_ssl_*} directives ({@link UpstreamSsl}). The session's relay is
+ * {@link StreamProxy}, its TLS {@link StreamProxySsl}.
  */
 public final class StreamProxyModule extends StreamModuleBase {
 
     /** The module's name. */
     public static final String NAME = "stream_proxy";
 
-    private static final List<Directive<?>> DIRECTIVES = List.of(
+    private static List<Directive<?>> withSsl() {
+        List<Directive<?>> all = new ArrayList<>(OWN);
+        all.add(Directive.of("proxy_ssl", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
+                StreamProxyModule::ssl).syntax("on | off").defaults("off")
+            .describe("Enables the SSL/TLS protocol for connections to a proxied server."));
+        all.addAll(UpstreamSsl.directives(Set.of(MAIN, SRV), StreamProxySrvConf.class, c -> c.ssl,
+            (cf, c) -> c.ssl.name = StreamValue.compile(StreamConfig.of(cf), cf.arg(1))));
+        return all;
+    }
+
+    private static final List<Directive<?>> OWN = List.of(
         Directive.of("proxy_pass", Set.of(SRV), Arity.TAKE1, StreamProxySrvConf.class, StreamProxyModule::proxyPass)
             .syntax("address").describe("Sets the address of a proxied server: an address or a server group."),
         Directive.of("proxy_connect_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
@@ -67,6 +81,8 @@ public final class StreamProxyModule extends StreamModuleBase {
         Directive.of("proxy_protocol", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
             Slots.flag((c, v) -> c.proxyProtocol = v ? 1 : 0)).syntax("on | off").defaults("off")
             .describe("Enables the PROXY protocol for connections to a proxied server."));
+
+    private static final List<Directive<?>> DIRECTIVES = withSsl();
 
     /**
      * The module; the kernel makes one per cycle.
@@ -111,6 +127,19 @@ public final class StreamProxyModule extends StreamModuleBase {
             return implicit(url, file, line);
         };
         StreamConfig.contentHandler(cf, s -> new StreamProxy((Session) s, conf).start());
+    }
+
+    /**
+     * {@code proxy_ssl}: TLS to the upstream through the cycle's client TLS; a build without one does not know the
+     * directive, as nginx without {@code ngx_stream_ssl_module} does not.
+     */
+    private static void ssl(ConfContext cf, StreamProxySrvConf conf) throws ConfException {
+        TlsClient.Provider provider = TlsClient.provider(cf.cycle());
+        if (provider == null) {
+            throw new ConfException("unknown directive \"proxy_ssl\"");
+        }
+        Slots.flag((StreamProxySrvConf c, boolean v) -> c.sslEnable = v ? 1 : 0).set(cf, conf);
+        conf.ssl.provider = provider;
     }
 
     /** nginx's {@code ngx_stream_proxy_bind()} over {@code ngx_parse_addr_port()}. */

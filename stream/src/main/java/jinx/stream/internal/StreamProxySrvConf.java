@@ -2,6 +2,7 @@ package jinx.stream.internal;
 
 import jinx.kernel.ConfException;
 import jinx.proxy.upstream.Upstream;
+import jinx.proxy.upstream.UpstreamSsl;
 
 /**
  * A server's proxy conf: nginx's {@code ngx_stream_proxy_srv_conf_t}.
@@ -37,6 +38,10 @@ final class StreamProxySrvConf {
     boolean bindSet;
     /** {@code proxy_bind ... transparent}. */
     boolean bindTransparent;
+    /** {@code proxy_ssl}. */
+    int sslEnable = -1;
+    /** {@code proxy_ssl_*} and the client context. */
+    final UpstreamSsl<StreamValue> ssl = new UpstreamSsl<>();
 
     /** The group; an implicit one is resolved here, as nginx resolves it while reading the configuration. */
     void resolve() throws ConfException {
@@ -49,7 +54,7 @@ final class StreamProxySrvConf {
         return resolved;
     }
 
-    void merge(StreamProxySrvConf p) {
+    void merge(StreamProxySrvConf p) throws ConfException {
         connectTimeout = pick(connectTimeout, p.connectTimeout, 60_000);
         timeout = pick(timeout, p.timeout, 600_000);
         bufferSize = pick(bufferSize, p.bufferSize, 16384);
@@ -66,6 +71,9 @@ final class StreamProxySrvConf {
             bindTransparent = p.bindTransparent;
             bindSet = p.bindSet;
         }
+        sslEnable = (int) pick(sslEnable, p.sslEnable, 0);
+        ssl.needed = sslEnable == 1;
+        ssl.merge(p.ssl);
     }
 
     private static long pick(long v, long parent, long dflt) {
