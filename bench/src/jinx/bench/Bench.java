@@ -118,11 +118,12 @@ public final class Bench {
             }
             todo.add(s);
         }
-        if (todo.stream().anyMatch(s -> s.path().startsWith(Scenario.HTTPS))) {
+        if (todo.stream().anyMatch(s -> s.path().startsWith(Scenario.HTTPS) || s.path().startsWith("/proxy-tls/"))) {
             Conf.tls = certificate(tmp.resolve("tls"));
         }
         // the backend of the proxy scenarios: Debian's nginx with one worker, the same for both proxies
         Server backend = Server.start(Server.Kind.NGINX, home, tmp.resolve("backend"), docroot, 1, 4096, false);
+        Conf.tlsBackend = backend.tlsPort;
         try {
             runSets(tmp, docroot, todo, backend.port);
         } finally {

@@ -14,6 +14,9 @@ final class Conf {
      */
     static volatile Path tls;
 
+    /** The backend's HTTPS port for {@code /proxy-tls/} (TLS to the upstream, keep-alive), or 0 for none. */
+    static volatile int tlsBackend;
+
     private Conf() {
     }
 
@@ -28,7 +31,11 @@ final class Conf {
         return backend == 0 ? "" : "    upstream backend {\n"
             + "        server 127.0.0.1:" + backend + ";\n"
             + "        keepalive 32;\n"
-            + "    }\n";
+            + "    }\n"
+            + (tlsBackend == 0 ? "" : "    upstream tlsbackend {\n"
+                + "        server 127.0.0.1:" + tlsBackend + ";\n"
+                + "        keepalive 32;\n"
+                + "    }\n");
     }
 
     /**
@@ -37,7 +44,8 @@ final class Conf {
      * @param main more main-context lines, Jinx's own directives (empty for nginx)
      * @param backend the port of the backend the proxy scenarios pass requests to, 0 for none: {@code /proxy/}
      *     with upstream keep-alive (HTTP/1.1), {@code /proxy-nb/} the same unbuffered, {@code /proxy-noka/} a new
-     *     upstream connection per request (nginx's defaults)
+     *     upstream connection per request (nginx's defaults), {@code /proxy-tls/} to the backend's HTTPS port
+     *     with keep-alive when {@link #tlsBackend} is set
      */
     static String render(int port, Path docroot, int workers, int connections, boolean accessLog, String main,
                          int backend) {
@@ -100,7 +108,12 @@ final class Conf {
                 + "        }\n"
                 + "        location /proxy-noka/ {\n"
                 + "            proxy_pass http://127.0.0.1:" + backend + "/;\n"
-                + "        }\n")
+                + "        }\n"
+                + (tlsBackend == 0 ? "" : "        location /proxy-tls/ {\n"
+                    + "            proxy_pass https://tlsbackend/;\n"
+                    + "            proxy_http_version 1.1;\n"
+                    + "            proxy_set_header Connection \"\";\n"
+                    + "        }\n"))
             + "    }\n"
             + "}\n";
     }

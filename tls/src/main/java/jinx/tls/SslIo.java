@@ -89,17 +89,8 @@ public final class SslIo implements ConnectionIo {
      * @throws SslException {@code SSL_new() failed} or {@code SSL_set_fd() failed}
      */
     public static SslIo accept(Connection c, SslContext context, int bufferSize) throws SslException {
-        OpenSsl.clearErrors();
-        LibSsl lib = OpenSsl.ssl();
-        long ssl = lib.SSL_new(context.handle());
-        if (ssl == 0) {
-            throw new SslException(OpenSsl.error("SSL_new() failed"));
-        }
-        if (lib.SSL_set_fd(ssl, c.fd()) != 1) {
-            lib.SSL_free(ssl);
-            throw new SslException(OpenSsl.error("SSL_set_fd() failed"));
-        }
-        lib.SSL_set_accept_state(ssl);
+        long ssl = create(c, context);
+        OpenSsl.ssl().SSL_set_accept_state(ssl);
         SslIo io = new SslIo(c, ssl, bufferSize);
         // the slot's own from now on, so that the loop frees it however the connection ends
         c.io(io);
@@ -123,16 +114,8 @@ public final class SslIo implements ConnectionIo {
      */
     public static SslIo connect(Connection c, SslContext context, int bufferSize, String serverName,
                                 Object sessionKey) throws SslException {
-        OpenSsl.clearErrors();
         LibSsl lib = OpenSsl.ssl();
-        long ssl = lib.SSL_new(context.handle());
-        if (ssl == 0) {
-            throw new SslException(OpenSsl.error("SSL_new() failed"));
-        }
-        if (lib.SSL_set_fd(ssl, c.fd()) != 1) {
-            lib.SSL_free(ssl);
-            throw new SslException(OpenSsl.error("SSL_set_fd() failed"));
-        }
+        long ssl = create(c, context);
         lib.SSL_set_connect_state(ssl);
         SslIo io = new SslIo(c, ssl, bufferSize);
         c.io(io);
@@ -156,6 +139,21 @@ public final class SslIo implements ConnectionIo {
             sessions.offer(ssl, sessionKey);
         }
         return io;
+    }
+
+    /** nginx's {@code ngx_ssl_create_connection()}'s {@code SSL_new()} and {@code SSL_set_fd()}. */
+    private static long create(Connection c, SslContext context) throws SslException {
+        OpenSsl.clearErrors();
+        LibSsl lib = OpenSsl.ssl();
+        long ssl = lib.SSL_new(context.handle());
+        if (ssl == 0) {
+            throw new SslException(OpenSsl.error("SSL_new() failed"));
+        }
+        if (lib.SSL_set_fd(ssl, c.fd()) != 1) {
+            lib.SSL_free(ssl);
+            throw new SslException(OpenSsl.error("SSL_set_fd() failed"));
+        }
+        return ssl;
     }
 
     /**
