@@ -28,7 +28,8 @@ package jinx.kernel.spi;
  * {@code PeerConnection.logContext}; what the proxy's error interception, {@code X-Accel-*}, {@code proxy_bind} and
  * unbuffered bodies need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and
  * kin, {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in
- * SPI 1.4".
+ * SPI 1.4"; 1.5 adds datagram peer connections for the DNS resolver ({@code PeerConnection.datagram},
+ * {@code SocketIo.recvDatagram}).
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -39,7 +40,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 4;
+    public static final int MINOR = 5;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);
