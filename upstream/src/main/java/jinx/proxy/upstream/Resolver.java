@@ -97,6 +97,9 @@ public final class Resolver {
                 if (p.length() == 12) {
                     throw new ConfException("invalid parameter: " + p);
                 }
+            } else if (p.indexOf('/') >= 0 && !p.startsWith("unix:")) {
+                // nginx's ngx_parse_url() takes what follows a slash as a URI, which a resolver cannot have
+                throw new ConfException("invalid host in resolver \"" + p + "\"");
             } else {
                 for (SocketAddress sa : Upstream.resolve(p, "resolver \"" + p + "\"", 53)) {
                     if (!(sa instanceof InetSocketAddress in)) {
