@@ -37,6 +37,10 @@ final class StreamProxySrvConf {
     boolean bindSet;
     /** {@code proxy_bind ... transparent}. */
     boolean bindTransparent;
+    /** {@code resolver} (nginx's stream core server conf), or null. */
+    jinx.proxy.upstream.Resolver resolver;
+    /** {@code resolver_timeout}, 30 s by default. */
+    long resolverTimeout = UNSET;
 
     /** The group; an implicit one is resolved here, as nginx resolves it while reading the configuration. */
     void resolve() throws ConfException {
@@ -61,6 +65,8 @@ final class StreamProxySrvConf {
         halfClose = (int) pick(halfClose, p.halfClose, 0);
         socketKeepalive = (int) pick(socketKeepalive, p.socketKeepalive, 0);
         proxyProtocol = (int) pick(proxyProtocol, p.proxyProtocol, 0);
+        resolver = resolver != null ? resolver : p.resolver;
+        resolverTimeout = pick(resolverTimeout, p.resolverTimeout, jinx.proxy.upstream.Resolver.DEFAULT_TIMEOUT);
         if (!bindSet) {
             bind = p.bind;
             bindTransparent = p.bindTransparent;
