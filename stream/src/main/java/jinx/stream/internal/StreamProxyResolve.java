@@ -14,8 +14,8 @@ import jinx.stream.StreamSession;
  * nginx's {@code ngx_stream_proxy_handler()} that starts the lookup, and {@code ngx_stream_proxy_resolve_handler()}.
  * The addresses become a group of their own for the session, round robin with an implicit upstream's defaults
  * ({@code ngx_stream_upstream_create_round_robin_peer()}); a failure is logged in nginx's words
- * ({@code x could not be resolved (3: Host not found)}) and ends the session with 500, as nginx 1.22 does. A session that ends while
- * the lookup runs cancels it.
+ * ({@code x could not be resolved (3: Host not found)}) and ends the session with 500, as nginx 1.22 does. A
+ * session that ends while the lookup runs cancels it.
  */
 final class StreamProxyResolve {
 
