@@ -58,7 +58,8 @@ public final class EventConnect {
         }
         int fd;
         try {
-            fd = Sockets.socket(sa.family(), Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK, 0);
+            int type = pc.datagram ? Platform.SOCK_DGRAM : Platform.SOCK_STREAM;
+            fd = Sockets.socket(sa.family(), type | Platform.SOCK_NONBLOCK, 0);
         } catch (NativeIoException e) {
             log.log(LogLevel.ALERT, e.getMessage() + " while connecting to " + pc.name);
             return Rc.ERROR;
@@ -79,10 +80,10 @@ public final class EventConnect {
             return Rc.ERROR;
         }
         try {
-            if (pc.soKeepalive) {
+            if (pc.soKeepalive && !pc.datagram) {
                 Sockets.setsockopt(fd, Platform.SOL_SOCKET, Platform.SO_KEEPALIVE, 1);
             }
-            register(loop, c);
+            register(loop, c, pc.datagram);
             rc = Sockets.connect(fd, sa);
         } catch (NativeIoException e) {
             failed(pc, c, e);
@@ -161,14 +162,21 @@ public final class EventConnect {
         }
     }
 
-    /** nginx adds the connection at once where the method can (epoll), and both events one by one elsewhere. */
-    private static void register(EventLoop loop, Connection c) throws IOException {
+    /**
+     * nginx adds the connection at once where the method can (epoll), and the events one by one elsewhere: a UDP
+     * socket's write event is never waited for (a datagram is sent whole or dropped), and a level-triggered one
+     * would report it writable on every turn.
+     */
+    private static void register(EventLoop loop, Connection c, boolean datagram) throws IOException {
         EventActions actions = loop.actions();
         if ((loop.methodFlags() & EventActions.USE_CLEAR_EVENT) != 0) {
             actions.addConnection(c);
             return;
         }
         actions.add(c.read, EventActions.READ_EVENT, EventActions.LEVEL_EVENT);
+        if (datagram) {
+            return;
+        }
         actions.add(c.write, EventActions.WRITE_EVENT, EventActions.LEVEL_EVENT);
     }
 

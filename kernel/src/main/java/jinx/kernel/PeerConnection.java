@@ -71,6 +71,12 @@ public final class PeerConnection {
      * kernel at connect time ({@code IP_BIND_ADDRESS_NO_PORT}). Added in SPI 1.4.
      */
     public SocketAddress local;
+    /**
+     * A UDP socket instead of a TCP one (nginx's {@code pc->type = SOCK_DGRAM}, {@code ngx_udp_connect()}): connected
+     * at once, its datagrams read with {@link SocketIo#recvDatagram} and sent with {@link SocketIo#send}. Added in
+     * SPI 1.5.
+     */
+    public boolean datagram;
     /** Bind {@link #local} with {@code IP_TRANSPARENT}, a foreign address (needs root). Added in SPI 1.4. */
     public boolean transparent;
     /** The log the connection's events write to. */

@@ -154,6 +154,33 @@ public final class SocketIo implements ConnectionIo, AutoCloseable {
     }
 
     /**
+     * Reads one datagram of a UDP connection ({@link PeerConnection#datagram}): nginx's {@code ngx_udp_unix_recv()}.
+     * A datagram shorter than the buffer says nothing of what else is queued, so {@code ready} stays set until a
+     * read would block: the caller reads until {@link Rc#AGAIN}. A datagram longer than the buffer is cut to it.
+     * Added in SPI 1.5.
+     *
+     * @param c the connection
+     * @param buf a direct buffer with room
+     * @return the datagram's length as read, {@link Rc#AGAIN} ({@code read.ready} cleared), {@link Rc#ERROR}
+     *     ({@code read.error} set, logged: {@code recv() failed (111: Connection refused)} after the peer's ICMP)
+     */
+    public int recvDatagram(Connection c, ByteBuffer buf) {
+        Event rev = c.read;
+        int n;
+        try {
+            n = Sockets.recv(c.fd(), NativeMemory.address(buf) + buf.position(), buf.remaining());
+        } catch (NativeIoException e) {
+            return recvFailed(c, rev, e);
+        }
+        if (n == Rc.AGAIN) {
+            rev.ready = false;
+            return Rc.AGAIN;
+        }
+        buf.position(buf.position() + n);
+        return n;
+    }
+
+    /**
      * The flags a read of {@code size} bytes sets by what it got: would-block clears {@code ready}, end of file sets
      * {@code eof}, and a short read drained the socket ({@code available = 0}, {@code ready} cleared unless the
      * peer's EOF is pending; without epoll's RDHUP, cleared unless the method is greedy).

@@ -28,7 +28,8 @@ package jinx.kernel.spi;
  * {@code PeerConnection.logContext}; what the proxy's error interception, {@code X-Accel-*}, {@code proxy_bind} and
  * unbuffered bodies need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and
  * kin, {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in
- * SPI 1.4"; 1.5 adds {@code jinx.kernel.TlsClient} (TLS to upstreams, offered by a module and found in the cycle)
+ * SPI 1.4"; 1.5 adds {@code jinx.kernel.TlsClient} (TLS to upstreams, offered by a module and found in the cycle),
+ * datagram peer connections for the DNS resolver ({@code PeerConnection.datagram}, {@code SocketIo.recvDatagram})
  * and what each type or method marked "Added in SPI 1.5" says.
  *
  * @param major incompatible changes bump this

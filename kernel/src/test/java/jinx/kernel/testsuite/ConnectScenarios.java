@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -103,6 +105,50 @@ public abstract class ConnectScenarios extends MemoryConnectionScenarios {
                     "read event after the peer wrote");
                 assertEquals(4, c.io().recv(c, buf));
             }
+            c.close();
+            assertEquals(free, loop.freeConnectionCount(), "slot back");
+        }
+    }
+
+    /**
+     * A datagram peer ({@link PeerConnection#datagram}): connected at once, a datagram sent whole, and the
+     * answers read one datagram each with {@link jinx.kernel.SocketIo#recvDatagram} until the socket is drained,
+     * however short each was.
+     */
+    @Test
+    @Timeout(value = 10, threadMode = ThreadMode.SEPARATE_THREAD)
+    void datagramPeer() throws Exception {
+        EventLoop loop = h.loop(newActions(), SLOTS);
+        try (DatagramSocket server = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(5_000);
+            PeerConnection pc = peer(new OnePeer(server.getLocalPort()));
+            pc.datagram = true;
+            int free = loop.freeConnectionCount();
+            assertEquals(Rc.OK, EventConnect.connectPeer(loop, pc));
+            Connection c = pc.connection;
+            assertTrue(c.write.ready, "a datagram socket is writable at once");
+            c.write.handler = ev -> { };
+            ByteBuffer out = ByteBuffer.allocateDirect(16).put("ping".getBytes(StandardCharsets.US_ASCII)).flip();
+            assertEquals(4, loop.socketIo().send(c, out));
+            DatagramPacket in = new DatagramPacket(new byte[16], 16);
+            server.receive(in);
+            assertEquals("ping", new String(in.getData(), 0, in.getLength(), StandardCharsets.US_ASCII));
+            server.send(new DatagramPacket(new byte[] {1, 2}, 2, in.getSocketAddress()));
+            server.send(new DatagramPacket(new byte[] {3, 4, 5}, 3, in.getSocketAddress()));
+            boolean[] readable = {false};
+            c.read.handler = ev -> readable[0] = true;
+            assertTrue(LoopHarness.turnUntil(loop, 100, 5_000, () -> readable[0] || c.read.ready), "read event");
+            ByteBuffer buf = ByteBuffer.allocateDirect(64);
+            int first = loop.socketIo().recvDatagram(c, buf);
+            assertEquals(2, first);
+            int second = loop.socketIo().recvDatagram(c, buf.clear());
+            for (long end = System.nanoTime() + 5_000_000_000L; second == Rc.AGAIN && System.nanoTime() < end;) {
+                Thread.sleep(10);
+                second = loop.socketIo().recvDatagram(c, buf.clear());
+            }
+            assertEquals(3, second, "the second datagram after a short first one");
+            assertEquals(Rc.AGAIN, loop.socketIo().recvDatagram(c, buf.clear()));
+            assertTrue(!c.read.ready);
             c.close();
             assertEquals(free, loop.freeConnectionCount(), "slot back");
         }

@@ -12,13 +12,13 @@ import jinx.proxy.upstream.Upstream;
  * A {@code proxy_pass} with variables, evaluated for a request: nginx's {@code ngx_http_proxy_eval()} and the part
  * of {@code ngx_http_upstream_init_request()} that finds the group. An address (IPv4, {@code [IPv6]} or
  * {@code unix:}) becomes a group of its own; a name is looked up among the {@code upstream {}} blocks (a name
- * without a port) and the groups other {@code proxy_pass} lines made; any other name would need a resolver, which
- * Jinx does not have yet, so it is answered as nginx answers without one: {@code no resolver defined to resolve
- * NAME} and 502. Nothing here blocks: no name is looked up in DNS.
+ * without a port) and the groups other {@code proxy_pass} lines made; any other name is looked up by the
+ * location's {@code resolver} once the body is read ({@link ProxyRequest}), and without one is answered as nginx
+ * answers: {@code no resolver defined to resolve NAME} and 502. Nothing here blocks: no name is looked up here.
  */
 final class ProxyEval {
 
-    /** What a request proxies to, or the status that ends it. */
+    /** What a request proxies to (a null group: the host is to be resolved), or the status that ends it. */
     record Target(ProxyPass pass, Upstream upstream, int status) {
     }
 
@@ -46,7 +46,7 @@ final class ProxyEval {
             return new Target(null, null, 500);
         }
         Upstream u = find(plcf.umcf, pass);
-        if (u == null) {
+        if (u == null && plcf.resolver == null) {
             r.log(LogLevel.ERROR, 0, "no resolver defined to resolve " + pass.host());
             return new Target(null, null, 502);
         }

@@ -68,6 +68,10 @@ final class ProxyLocConf {
     ComplexValue method;
     /** {@code proxy_connect_timeout}, ms. */
     long connectTimeout = Conf.UNSET_LONG;
+    /** {@code resolver} (nginx's core location conf), or null: none, and a name cannot be looked up. */
+    jinx.proxy.upstream.Resolver resolver;
+    /** {@code resolver_timeout}, 30 s by default. */
+    long resolverTimeout = Conf.UNSET_LONG;
     /** {@code proxy_send_timeout}, ms. */
     long sendTimeout = Conf.UNSET_LONG;
     /** {@code proxy_read_timeout}, ms. */

@@ -7,6 +7,7 @@ import java.util.Set;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.spi.Conf;
+import jinx.proxy.upstream.Resolver;
 
 /**
  * The proxy's location conf merged with its parent's: nginx's {@code ngx_http_proxy_merge_loc_conf()} with its
@@ -28,6 +29,8 @@ final class ProxyMerge {
         conf.httpVersion = Conf.merge(conf.httpVersion, prev.httpVersion, jinx.http.HttpRequest.VERSION_10);
         conf.method = conf.method != null ? conf.method : prev.method;
         conf.connectTimeout = Conf.merge(conf.connectTimeout, prev.connectTimeout, 60_000L);
+        conf.resolver = conf.resolver != null ? conf.resolver : prev.resolver;
+        conf.resolverTimeout = Conf.merge(conf.resolverTimeout, prev.resolverTimeout, Resolver.DEFAULT_TIMEOUT);
         conf.sendTimeout = Conf.merge(conf.sendTimeout, prev.sendTimeout, 60_000L);
         conf.readTimeout = Conf.merge(conf.readTimeout, prev.readTimeout, 60_000L);
         conf.buffering = Conf.merge(conf.buffering, prev.buffering, 1);

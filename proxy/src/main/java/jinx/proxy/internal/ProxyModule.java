@@ -25,6 +25,7 @@ import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
 import jinx.proxy.upstream.LocalAddress;
+import jinx.proxy.upstream.Resolver;
 import jinx.proxy.upstream.Upstream;
 import jinx.proxy.upstream.UpstreamSsl;
 
@@ -86,6 +87,13 @@ public final class ProxyModule implements JinxModule, HttpModule {
         Directive.of("proxy_method", ANY, Arity.TAKE1, ProxyLocConf.class,
                 (cf, c) -> c.method = HttpDirectives.compile(cf, cf.arg(1)))
             .syntax("method").describe("Specifies the HTTP method to use in requests forwarded to the proxied server."),
+        Directive.of("resolver", ANY, Arity.ONE_MORE, ProxyLocConf.class,
+                (cf, c) -> c.resolver = Resolver.create(cf.args().subList(1, cf.args().size())))
+            .syntax("address ... [valid=time] [ipv4=on|off] [ipv6=on|off] [status_zone=zone]")
+            .describe("Configures name servers used to resolve names of upstream servers into addresses."),
+        Directive.of("resolver_timeout", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.msec((ProxyLocConf c, long v) -> c.resolverTimeout = v))
+            .syntax("time").defaults("30s").describe("Sets a timeout for name resolution."),
         Directive.of("proxy_connect_timeout", ANY, Arity.TAKE1, ProxyLocConf.class,
                 Slots.msec((ProxyLocConf c, long v) -> c.connectTimeout = v))
             .syntax("time").defaults("60s").describe("Defines a timeout for establishing a connection."),

@@ -44,7 +44,10 @@ final class ProxyRequest implements SocketIo.LogContext {
     final ProxyLocConf plcf;
     final EventLoop loop;
     final PeerConnection pc = new PeerConnection();
-    final Upstream upstream;
+    /** The group: the location's, or for a name resolved per request one made from its addresses. */
+    Upstream upstream;
+    /** The lookup of {@link #pass}'s host while it runs ({@link ProxyResolve}), or null. */
+    jinx.proxy.upstream.Resolution resolving;
     /** The {@code proxy_pass} URL: the location's, or the one its variables made for this request. */
     final ProxyPass pass;
     /** The URI sent, for the request line and logs. */
@@ -119,18 +122,27 @@ final class ProxyRequest implements SocketIo.LogContext {
         }
         header = ProxyRequestHeader.create(r, plcf, this, bodyLength, setBody);
         ProxyBind.apply(r, plcf, pc);
-        upstream.start(loop, pc, hashKey());
-        if (plcf.nextUpstreamTries > 0 && pc.tries > plcf.nextUpstreamTries) {
-            pc.tries = plcf.nextUpstreamTries;
-        }
         pc.log = r.connection().log;
         // nginx's pc->log = c->log: the upstream connection's lines carry the client's *N and the request's context
         pc.number = clientNumber;
         pc.logContext = this;
         pc.soKeepalive = plcf.socketKeepalive == 1;
-        pc.start = loop.wallMillis();
         r.readEventHandler(send.unbuffered && r.readingBody() ? this::clientBody : this::checkBroken);
         r.writeEventHandler(null);
+        if (upstream == null) {
+            ProxyResolve.start(this);
+            return;
+        }
+        begin();
+    }
+
+    /** The balancer over the group, then the first try (nginx's {@code ngx_http_upstream_connect()}). */
+    void begin() {
+        upstream.start(loop, pc, hashKey());
+        if (plcf.nextUpstreamTries > 0 && pc.tries > plcf.nextUpstreamTries) {
+            pc.tries = plcf.nextUpstreamTries;
+        }
+        pc.start = loop.wallMillis();
         connect();
     }
 
@@ -537,6 +549,7 @@ final class ProxyRequest implements SocketIo.LogContext {
      */
     private void release(int peerState) {
         finalized = true;
+        ProxyResolve.cancel(this);
         state = DONE;
         vars.done(loop.wallMillis() - tryStart);
         releasePeer(peerState);
@@ -578,9 +591,10 @@ final class ProxyRequest implements SocketIo.LogContext {
         }
     }
 
-    /** The request is freed: the upstream connection closed, the buffers back in the pool. */
+    /** The request is freed: the lookup ended, the upstream connection closed, the buffers back in the pool. */
     private void cleanup() {
         finalized = true;
+        ProxyResolve.cancel(this);
         releasePeer(0);
         if (header != null) {
             ProxyBuffers.put(header);

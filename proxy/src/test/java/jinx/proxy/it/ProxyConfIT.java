@@ -65,7 +65,20 @@ class ProxyConfIT {
         new Bad("server {\nlocation / { proxy_busy_buffers_size 64k; proxy_pass http://127.0.0.1; } }",
             "\"proxy_busy_buffers_size\" must be less than the size of all \"proxy_buffers\" minus one buffer", 5),
         new Bad("server { location / { proxy_pass http://$host; proxy_pass http://127.0.0.1; } }",
-            "\"proxy_pass\" directive is duplicate", 3));
+            "\"proxy_pass\" directive is duplicate", 3),
+        new Bad("resolver 127.0.0.1 valid=x;", "invalid parameter: valid=x", 3),
+        new Bad("resolver 127.0.0.1 ipv6=maybe;", "invalid parameter: ipv6=maybe", 3),
+        new Bad("server {\nresolver valid=5s; }", "no name servers defined", 4),
+        new Bad("resolver 127.0.0.1:99999;", "invalid port in resolver \"127.0.0.1:99999\"", 3),
+        new Bad("resolver 127.0.0.1:0;", "invalid port in resolver \"127.0.0.1:0\"", 3),
+        new Bad("resolver 127.0.0.1:53/x;", "invalid host in resolver \"127.0.0.1:53/x\"", 3),
+        new Bad("server { location / { resolver no-such-host.invalid; } }",
+            "host not found in resolver \"no-such-host.invalid\"", 3),
+        new Bad("resolver 127.0.0.1;\nresolver 127.0.0.2;", "\"resolver\" directive is duplicate", 4),
+        new Bad("resolver;", "invalid number of arguments in \"resolver\" directive", 3),
+        new Bad("resolver_timeout x;", "\"resolver_timeout\" directive invalid value", 3),
+        new Bad("server { resolver_timeout 1s; resolver_timeout 2s; }", "\"resolver_timeout\" directive is duplicate",
+            3));
 
     private static String file(String http) {
         return "events { worker_connections 64; }\nhttp {\n" + http + "\n}\n";

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import jinx.testkit.DifferentialSite;
+import jinx.testkit.FakeDns;
 import jinx.testkit.FakeUpstream;
 import jinx.testkit.Received;
 
@@ -115,6 +116,17 @@ class ProxyDifferentialIT {
             location /varuri/ { proxy_pass http://127.0.0.1:%UP%/echo/fixed$is_args$args; }
             location /varaddr/ { set $b "127.0.0.1:%UP%"; proxy_pass http://$b; add_header X-Addr $upstream_addr; }
             location /noresolve/ { proxy_pass http://$host.invalid; }
+            location /resolve/ {
+                resolver 127.0.0.1:%DNS% ipv6=off;
+                resolver_timeout 700ms;
+                proxy_pass http://$arg_h:%UP%;
+                add_header X-Addr $upstream_addr always;
+            }
+            location /resolve6/ {
+                resolver 127.0.0.1:%DNS% valid=1s;
+                proxy_pass http://$arg_h:%UP%;
+                add_header X-Addr $upstream_addr always;
+            }
             location /badprefix/ { proxy_pass $scheme.x://up; }
             location /setbody/ { proxy_pass http://up/; proxy_set_body "name=$arg_n&fixed=1"; }
             location /bind/ { proxy_pass http://up/; proxy_bind 127.0.0.1; }
@@ -256,6 +268,14 @@ class ProxyDifferentialIT {
         c.add(get("variables with a uri", "/varuri/x?q=2"));
         c.add(get("variables with an address", "/varaddr/plain"));
         c.add(get("variables without a resolver", "/noresolve/x"));
+        c.add(get("resolver: a name", "/resolve/echo?h=backend.test"));
+        c.add(get("resolver: the name again, cached", "/resolve/echo?h=backend.test"));
+        c.add(get("resolver: a cname", "/resolve/echo?h=alias.test"));
+        c.add(get("resolver: host not found", "/resolve/echo?h=nx.test"));
+        c.add(get("resolver: server failure", "/resolve/echo?h=fail.test"));
+        c.add(get("resolver: timed out", "/resolve/echo?h=slow.test"));
+        c.add(get("resolver: a and aaaa", "/resolve6/echo?h=backend.test"));
+        c.add(get("resolver: an unaskable name", "/resolve/echo?h=a..b"));
         c.add(get("variables with a bad prefix", "/badprefix/x"));
         c.add(new Case("set body", "POST /setbody/echo?n=x HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n"
             + "Connection: close\r\n\r\nhello"));
@@ -288,15 +308,18 @@ class ProxyDifferentialIT {
         List<String> fromJinx = new ArrayList<>();
         int nginxConnections;
         int jinxConnections;
-        try (FakeUpstream up = FakeUpstream.start()) {
+        try (FakeUpstream up = FakeUpstream.start(); FakeDns dns = FakeDns.start(ProxyDifferentialIT::dns)) {
             behaviours(up);
             String http = HTTP.replace("%UP%", Integer.toString(up.port()))
-                .replace("%DEAD%", Integer.toString(DifferentialSite.freePort()));
+                .replace("%DEAD%", Integer.toString(DifferentialSite.freePort()))
+                .replace("%DNS%", Integer.toString(dns.port()));
             try (DifferentialSite nginx = DifferentialSite.nginx("proxy", http)) {
                 nginxConnections = run(nginx, up, cases, fromNginx);
+                resolverLines(nginx.errorLog());
             }
             try (DifferentialSite jinx = DifferentialSite.jinx("proxy", http)) {
                 jinxConnections = run(jinx, up, cases, fromJinx);
+                resolverLines(jinx.errorLog());
                 // the one crit line expected: the bind that fails, which nginx logs at crit too
                 String log = jinx.errorLog().replaceAll("(?m)^.*\\[crit\\].*bind\\(192\\.0\\.2\\.1\\) failed.*$", "");
                 assertTrue(!log.contains("[alert]") && !log.contains("[crit]") && !log.contains("Exception"), log);
@@ -320,6 +343,29 @@ class ProxyDifferentialIT {
         assertTrue(differences.isEmpty(), differences.size() + " of " + cases.size() + " cases differ: "
             + differences + "; see " + out.toAbsolutePath());
         assertEquals(nginxConnections, jinxConnections, "connections the backend accepted");
+    }
+
+    /** The fake name server's zone: {@code backend.test} is the backend, the other names fail each their way. */
+    static byte[] dns(FakeDns.Query q) {
+        return switch (q.name()) {
+            case "backend.test" -> q.type() == FakeDns.A
+                ? FakeDns.response(q, 0, false, FakeDns.Record.address("127.0.0.1", 60))
+                : FakeDns.response(q, 0, false);
+            case "alias.test" -> FakeDns.response(q, 0, false, FakeDns.Record.cname("backend.test", 60));
+            case "fail.test" -> FakeDns.response(q, 2, false);
+            case "slow.test" -> null;
+            default -> FakeDns.response(q, 3, false);
+        };
+    }
+
+    /** Both servers log the failed lookups in the same words. */
+    private static void resolverLines(String log) {
+        for (String line : List.of("nx.test could not be resolved (3: Host not found)",
+            "fail.test could not be resolved (2: Server failure)",
+            "slow.test could not be resolved (110: Operation timed out)",
+            "a..b could not be resolved (3: Host not found)")) {
+            assertTrue(log.contains(line), line + " in " + log);
+        }
     }
 
     /** Runs every case; returns the connections the backend accepted in all. */

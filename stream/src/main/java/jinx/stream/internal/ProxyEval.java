@@ -11,25 +11,29 @@ import jinx.proxy.upstream.Upstream;
 /**
  * {@code proxy_pass} with variables, evaluated per session: nginx's {@code ngx_stream_proxy_eval()} and the part of
  * {@code ngx_stream_proxy_handler()} that looks the value up: the name of an {@code upstream {}} of the block, else
- * an address. Without a resolver (none is written yet) a host name cannot be looked up on the loop: that session
- * ends with 500 and nginx's {@code no resolver defined to resolve x}.
+ * an address. A host name is looked up by the server's {@code resolver} ({@link StreamProxyResolve}); without one
+ * the session ends with 500 and nginx's {@code no resolver defined to resolve x}.
  */
 final class ProxyEval {
 
     private ProxyEval() {
     }
 
-    /** The group for this session, or null (logged) for a 500. */
-    static Upstream eval(Session s, StreamProxySrvConf pscf) {
+    /** What a session proxies to: a group, or a host to resolve and its port. */
+    record Target(Upstream upstream, String host, int port) {
+    }
+
+    /** The target for this session, or null (logged) for a 500. */
+    static Target eval(Session s, StreamProxySrvConf pscf) {
         String value = pscf.upstreamValue.evaluate(s);
         Upstream named = pscf.upstreams.blocks.get(value);
         if (named != null) {
-            return named;
+            return new Target(named, null, 0);
         }
         if (value.startsWith("unix:")) {
             Upstream u = new Upstream(value, true, null, 0);
             u.peer(UnixDomainSocketAddress.of(value.substring(5)), value);
-            return u;
+            return new Target(u, null, 0);
         }
         int colon = value.lastIndexOf(':');
         boolean v6 = value.startsWith("[");
@@ -54,14 +58,17 @@ final class ProxyEval {
         }
         String literal = v6 ? host.substring(1, host.length() - 1) : host;
         if (!literal.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
-            s.log(LogLevel.ERROR, 0, "no resolver defined to resolve " + host);
-            return null;
+            if (pscf.resolver == null) {
+                s.log(LogLevel.ERROR, 0, "no resolver defined to resolve " + host);
+                return null;
+            }
+            return new Target(null, host, port);
         }
         try {
             Upstream u = new Upstream(value, true, null, 0);
             InetSocketAddress sa = new InetSocketAddress(InetAddress.getByName(literal), port);
             u.peer(sa, value);
-            return u;
+            return new Target(u, null, 0);
         } catch (UnknownHostException e) {
             s.log(LogLevel.ERROR, 0, "invalid host in upstream \"" + value + "\"");
             return null;

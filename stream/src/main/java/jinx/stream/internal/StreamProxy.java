@@ -50,6 +50,8 @@ final class StreamProxy {
     private long received;
     private long startTime;
     private final long startSec;
+    /** The lookup of a host that {@code proxy_pass} with variables named, or null. */
+    private StreamProxyResolve resolve;
 
     StreamProxy(Session s, StreamProxySrvConf pscf) {
         this.s = s;
@@ -94,12 +96,28 @@ final class StreamProxy {
             loop.post(c.read);
         }
         if (pscf.upstreamValue != null) {
-            upstream = ProxyEval.eval(s, pscf);
-            if (upstream == null) {
+            ProxyEval.Target t = ProxyEval.eval(s, pscf);
+            if (t == null) {
                 finalizeProxy(StreamSession.STATUS_INTERNAL_SERVER_ERROR);
                 return;
             }
+            if (t.upstream() == null) {
+                resolve = new StreamProxyResolve(this, s, pscf, t.host(), t.port());
+                resolve.start(loop);
+                return;
+            }
+            upstream = t.upstream();
         }
+        begin();
+    }
+
+    /** The group chosen or resolved: the balancer, then the first try. */
+    void begin(Upstream group) {
+        upstream = group;
+        begin();
+    }
+
+    private void begin() {
         upstream.start(loop, pc, hashKey());
         pc.start = loop.wallMillis();
         if (pscf.nextUpstreamTries > 0 && pc.tries > pscf.nextUpstreamTries) {
@@ -437,6 +455,9 @@ final class StreamProxy {
 
     /** The session ends: the try's figures, the peer back to its balancer, the upstream closed, buffers back. */
     void release() {
+        if (resolve != null) {
+            resolve.cancel();
+        }
         Connection u = pc.connection;
         if (state != null) {
             if (state.responseTime < 0) {

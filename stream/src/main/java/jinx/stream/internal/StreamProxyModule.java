@@ -12,6 +12,7 @@ import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.Slots;
 import jinx.proxy.upstream.LocalAddress;
+import jinx.proxy.upstream.Resolver;
 import jinx.proxy.upstream.Upstream;
 import jinx.proxy.upstream.UpstreamSsl;
 import jinx.stream.spi.StreamConfig;
@@ -78,6 +79,13 @@ public final class StreamProxyModule extends StreamModuleBase {
         Directive.of("proxy_bind", Set.of(MAIN, SRV), Arity.TAKE12, StreamProxySrvConf.class,
             StreamProxyModule::bind).syntax("address [transparent] | off")
             .describe("Makes connections to a proxied server originate from the local address given."),
+        Directive.of("resolver", Set.of(MAIN, SRV), Arity.ONE_MORE, StreamProxySrvConf.class,
+            (cf, c) -> c.resolver = Resolver.create(cf.args().subList(1, cf.args().size())))
+            .syntax("address ... [valid=time] [ipv4=on|off] [ipv6=on|off] [status_zone=zone]")
+            .describe("Configures name servers used to resolve names of upstream servers into addresses."),
+        Directive.of("resolver_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.msec((c, v) -> c.resolverTimeout = v)).syntax("time").defaults("30s")
+            .describe("Sets a timeout for name resolution."),
         Directive.of("proxy_protocol", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
             Slots.flag((c, v) -> c.proxyProtocol = v ? 1 : 0)).syntax("on | off").defaults("off")
             .describe("Enables the PROXY protocol for connections to a proxied server."));

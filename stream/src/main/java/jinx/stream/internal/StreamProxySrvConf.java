@@ -42,6 +42,10 @@ final class StreamProxySrvConf {
     int sslEnable = -1;
     /** {@code proxy_ssl_*} and the client context. */
     final UpstreamSsl<StreamValue> ssl = new UpstreamSsl<>();
+    /** {@code resolver} (nginx's stream core server conf), or null. */
+    jinx.proxy.upstream.Resolver resolver;
+    /** {@code resolver_timeout}, 30 s by default. */
+    long resolverTimeout = UNSET;
 
     /** The group; an implicit one is resolved here, as nginx resolves it while reading the configuration. */
     void resolve() throws ConfException {
@@ -66,6 +70,8 @@ final class StreamProxySrvConf {
         halfClose = (int) pick(halfClose, p.halfClose, 0);
         socketKeepalive = (int) pick(socketKeepalive, p.socketKeepalive, 0);
         proxyProtocol = (int) pick(proxyProtocol, p.proxyProtocol, 0);
+        resolver = resolver != null ? resolver : p.resolver;
+        resolverTimeout = pick(resolverTimeout, p.resolverTimeout, jinx.proxy.upstream.Resolver.DEFAULT_TIMEOUT);
         if (!bindSet) {
             bind = p.bind;
             bindTransparent = p.bindTransparent;

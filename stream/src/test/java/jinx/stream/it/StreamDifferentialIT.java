@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.FakeDns;
+
 /**
  * The same {@code stream {}} configuration in Debian's nginx (its dynamic stream module) and in Jinx, in front of
  * the same TCP backends: for every case the bytes the client gets and how the connection ends, the access log line
@@ -67,6 +69,11 @@ class StreamDifferentialIT {
         server { listen 127.0.0.1:%P19%; proxy_pass echo; proxy_bind 127.0.0.1; }
         server { listen 127.0.0.1:%P20%; proxy_pass echo; proxy_bind $nothing; }
         map $server_port $nothing { default ""; }
+        map $server_port $rname { %P21% backend.test; %P22% nx.test; default slow.test; }
+        server { listen 127.0.0.1:%P21%; resolver 127.0.0.1:%DNS% ipv6=off; proxy_pass $rname:%ECHO%; }
+        server { listen 127.0.0.1:%P22%; resolver 127.0.0.1:%DNS%; proxy_pass $rname:%ECHO%; }
+        server { listen 127.0.0.1:%P23%; resolver 127.0.0.1:%DNS% ipv6=off; resolver_timeout 700ms;
+                 proxy_pass $rname:%ECHO%; }
         """;
 
     /**
@@ -106,7 +113,10 @@ class StreamDifferentialIT {
             new Case("proxy_pass $var naming a host, no resolver", 17, bytes(""), false, 3000),
             new Case("geo and split_clients", 18, bytes(""), false, 3000),
             new Case("proxy_bind", 19, bytes("bound\n"), false, 700),
-            new Case("proxy_bind to an empty value", 20, bytes("free\n"), false, 700));
+            new Case("proxy_bind to an empty value", 20, bytes("free\n"), false, 700),
+            new Case("resolver: a host resolved", 21, bytes("named\n"), false, 700),
+            new Case("resolver: host not found", 22, bytes(""), false, 3000),
+            new Case("resolver: timed out", 23, bytes(""), false, 3000));
     }
 
     private static byte[] bytes(String s) {
@@ -118,12 +128,13 @@ class StreamDifferentialIT {
     void nginxAndJinxRelayAndLogTheSame() throws Exception {
         assumeTrue(StreamSite.nginxAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
         try (Backend echo = new Backend(Backend.Mode.ECHO); Backend late = new Backend(Backend.Mode.LATE);
-             Backend silent = new Backend(Backend.Mode.SILENT)) {
+             Backend silent = new Backend(Backend.Mode.SILENT); FakeDns dns = FakeDns.start(StreamDifferentialIT::dns)) {
             int dead = StreamSite.freePort();
             String conf = STREAM.replace("%ECHO%", Integer.toString(echo.port()))
                 .replace("%LATE%", Integer.toString(late.port()))
                 .replace("%SILENT%", Integer.toString(silent.port()))
-                .replace("%DEAD%", Integer.toString(dead));
+                .replace("%DEAD%", Integer.toString(dead))
+                .replace("%DNS%", Integer.toString(dns.port()));
             List<String> nginx;
             try (StreamSite site = StreamSite.nginx(conf, 0)) {
                 nginx = run(site);
@@ -152,6 +163,17 @@ class StreamDifferentialIT {
             // depending on timing: the refused cases send nothing
             assertEquals(nginx.size(), same, report.toString());
         }
+    }
+
+    /** The fake name server's zone: {@code backend.test} is the echo backend's host, the rest fail. */
+    private static byte[] dns(FakeDns.Query q) {
+        return switch (q.name()) {
+            case "backend.test" -> q.type() == FakeDns.A
+                ? FakeDns.response(q, 0, false, FakeDns.Record.address("127.0.0.1", 60))
+                : FakeDns.response(q, 0, false);
+            case "slow.test" -> null;
+            default -> FakeDns.response(q, 3, false);
+        };
     }
 
     private static List<String> run(StreamSite site) throws Exception {

@@ -19,14 +19,14 @@ import jinx.kernel.Embedded;
 
 /**
  * One stream proxy under test, Debian's nginx (with its dynamic stream module) or Jinx in this JVM, with the same
- * {@code stream {}} contents: {@code %P0%} to {@code %P18%} are its free ports on 127.0.0.1, {@code %LOG%} its access
+ * {@code stream {}} contents: {@code %P0%} to {@code %P23%} are its free ports on 127.0.0.1, {@code %LOG%} its access
  * log. nginx is stopped by pid, Jinx through the API; the prefix is removed.
  */
 final class StreamSite implements AutoCloseable {
 
     static final Path NGINX = Path.of("/usr/sbin/nginx");
     static final Path STREAM_SO = Path.of("/usr/lib/nginx/modules/ngx_stream_module.so");
-    static final int PORTS = 21;
+    static final int PORTS = 24;
 
     private final Path root;
     private final int[] ports = new int[PORTS];

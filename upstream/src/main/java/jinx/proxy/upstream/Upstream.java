@@ -238,6 +238,19 @@ public final class Upstream {
      * @throws ConfException {@code host not found in upstream "x"}, {@code invalid port in upstream "x"}
      */
     public static List<SocketAddress> resolve(String address, String what) throws ConfException {
+        return resolve(address, what, 80);
+    }
+
+    /**
+     * Resolves an address as {@link #resolve(String, String)} with another default port ({@code resolver}: 53).
+     *
+     * @param address the text
+     * @param what how a failure names the address
+     * @param defaultPort the port when none is written
+     * @return the addresses
+     * @throws ConfException as {@link #resolve(String, String)}
+     */
+    public static List<SocketAddress> resolve(String address, String what, int defaultPort) throws ConfException {
         if (address.startsWith("unix:")) {
             String path = address.substring(5);
             if (path.isEmpty()) {
@@ -246,7 +259,7 @@ public final class Upstream {
             return List.of(UnixDomainSocketAddress.of(path));
         }
         String host = address;
-        int port = 80;
+        int port = defaultPort;
         int colon = address.lastIndexOf(':');
         int bracket = address.lastIndexOf(']');
         if (colon > bracket && (bracket >= 0 || address.indexOf(':') == colon)) {
