@@ -362,13 +362,19 @@ public final class SingleProcess {
             return;
         }
         InProcessReload.Fresh fresh;
+        KernelCycle next = null;
         try {
-            KernelCycle next = WorkerReload.attach(cycle, fds);
+            next = WorkerReload.attach(cycle, fds);
             fresh = new InProcessReload.Fresh(next, InProcessReload.initProcess(next));
         } catch (Throwable t) {
             cycle.log().alert("reload failed in the worker process (" + t + "), a new one replaces it");
             ProcessEvents.report(own.channelFd(), ProcessChannel.RELOAD_FAILED, reloadNumber, cycle.log());
             return;
+        } finally {
+            if (next != null) {
+                // the modules opened their files (copies of the master's): the master's own are not needed
+                next.openFiles().closePassed();
+            }
         }
         boolean switched = switchTo(loop, fresh);
         ProcessEvents.report(own.channelFd(), switched ? ProcessChannel.READY : ProcessChannel.RELOAD_FAILED,
