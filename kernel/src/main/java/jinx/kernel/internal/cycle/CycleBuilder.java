@@ -57,7 +57,7 @@ public final class CycleBuilder {
         KernelCycle cycle;
         try {
             cycle = parse(options, old, serving ? recorder : FileSource.disk(), Map.of());
-        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+        } catch (RuntimeException | Error e) {
             throw unexpected(e);
         }
         if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
@@ -67,7 +67,7 @@ public final class CycleBuilder {
         try {
             ListeningSockets.cloneReuseport(cycle);
             cycle.log(openLog(cycle, options));
-        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+        } catch (RuntimeException | Error e) {
             throw unexpected(e);
         }
         try {
@@ -84,7 +84,7 @@ public final class CycleBuilder {
             if (serving) {
                 cycle.snapshot(recorder.seal(cycle, options));
             }
-        } catch (ConfException | RuntimeException | StackOverflowError | LinkageError e) {
+        } catch (ConfException | RuntimeException | Error e) {
             if (serving) {
                 ListeningSockets.closeOpened(cycle);
             }
@@ -98,8 +98,9 @@ public final class CycleBuilder {
     }
 
     /**
-     * A failure no module reported as a configuration error: one {@code [emerg]} line for {@code -t}, and a reload
-     * that keeps the cycle in force, instead of a stack trace or a master gone (issue #36). Where in the file it
+     * A failure no module reported as a configuration error, an {@code Error} included (issue #35): one
+     * {@code [emerg]} line for {@code -t}, and a reload that keeps the cycle in force, instead of a stack trace or a
+     * master gone (issue #36). Where in the file it
      * happened is unknown here; errors inside a directive's handler are placed by the parser already.
      */
     static ConfException unexpected(Throwable e) {
@@ -202,7 +203,8 @@ public final class CycleBuilder {
             m.module().initModule(cycle);
         } catch (ConfException e) {
             throw at == null ? e : e.locate(at.file(), at.line());
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            // an Error too (issue #35): a module that cannot start in this cycle must not take the master down
             ConfException failed = new ConfException("module \"" + m.name() + "\" failed to initialise (" + e + ")",
                 e);
             throw at == null ? failed : failed.locate(at.file(), at.line());

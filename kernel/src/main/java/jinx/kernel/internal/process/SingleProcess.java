@@ -210,6 +210,7 @@ public final class SingleProcess {
         try {
             initialised = InProcessReload.initProcess(cycle);
         } catch (InProcessReload.StartFailure e) {
+            ListeningSockets.closeAll(cycle);
             failure = e.cause();
             started.countDown();
             return 2;
@@ -367,7 +368,12 @@ public final class SingleProcess {
             next = WorkerReload.attach(cycle, fds);
             fresh = new InProcessReload.Fresh(next, InProcessReload.initProcess(next));
         } catch (Throwable t) {
-            cycle.log().alert("reload failed in the worker process (" + t + "), a new one replaces it");
+            if (next != null) {
+                // this worker's own descriptors of the new cycle's sockets (WorkerReload)
+                ListeningSockets.closeAll(next, true);
+            }
+            Throwable cause = t instanceof InProcessReload.StartFailure f ? f.getCause() : t;
+            cycle.log().alert("reload failed in the worker process (" + cause + "), a new one replaces it");
             ProcessEvents.report(own.channelFd(), ProcessChannel.RELOAD_FAILED, reloadNumber, cycle.log());
             return;
         } finally {
