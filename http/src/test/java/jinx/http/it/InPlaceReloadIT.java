@@ -183,7 +183,9 @@ class InPlaceReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v0"));
-            Masters.withWorkers(site, 2, (p, workers) -> {
+            // jcmd attaches to the workers, whose attach listener bin/jvm.options turns off
+            var attach = Masters.jvmOptions(site, "worker: -XX:-DisableAttachMechanism");
+            Masters.withWorkers(site, 2, attach, (p, workers) -> {
                 Load load = new Load(port);
                 reloads(site, p, port, 1, 10);
                 List<long[]> before = new ArrayList<>();
