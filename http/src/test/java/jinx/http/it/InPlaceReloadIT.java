@@ -261,7 +261,7 @@ class InPlaceReloadIT {
         return out;
     }
 
-    private static int count(Pattern pattern, String text) {
+    static int count(Pattern pattern, String text) {
         Matcher m = pattern.matcher(text);
         int n = 0;
         while (m.find()) {

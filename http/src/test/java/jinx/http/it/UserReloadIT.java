@@ -14,8 +14,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -66,7 +64,7 @@ class UserReloadIT {
                     "logs/new/access.log", "error_log logs/new/server.log;", "two"));
                 Files.createDirectories(site.root().resolve("logs/new"));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
-                String log = Masters.waitForLog(site, l -> count(l) == 4);
+                String log = Masters.waitForLog(site, l -> InPlaceReloadIT.count(READY, l) == 4);
                 for (long pid : pids) {
                     assertTrue(log.contains("reconfiguring worker process " + pid + " in place\n"), log);
                 }
@@ -79,10 +77,10 @@ class UserReloadIT {
                 Path logs = site.root().resolve("logs/new").toRealPath();
                 // the workers wrote every request to the files the master created, root's as nginx's are
                 for (int i = 0; i < 10; i++) {
-                    waitFor(logs.resolve("access.log"), "GET /v?low=" + i + " ");
+                    UserFilesIT.waitFor(logs.resolve("access.log"), "GET /v?low=" + i + " ");
                 }
                 assertEquals("HTTP/1.1 404 Not Found", ItSupport.get(low, "localhost", "/missing").statusLine());
-                waitFor(logs.resolve("server.log"), "/missing\" failed (2: No such file or directory)");
+                UserFilesIT.waitFor(logs.resolve("server.log"), "/missing\" failed (2: No such file or directory)");
                 for (String name : List.of("access.log", "server.log")) {
                     Path file = logs.resolve(name);
                     assertEquals(0, (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS));
@@ -122,29 +120,5 @@ class UserReloadIT {
             }
         }
         throw new IOException("no free port below 1024");
-    }
-
-    private static int count(String log) {
-        Matcher m = READY.matcher(log);
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
-    }
-
-    private static void waitFor(Path file, String text) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        String content = "";
-        while (System.nanoTime() < end) {
-            if (Files.exists(file)) {
-                content = Files.readString(file, StandardCharsets.ISO_8859_1);
-                if (content.contains(text)) {
-                    return;
-                }
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("\"" + text + "\" not in " + file + ":\n" + content);
     }
 }
