@@ -53,14 +53,18 @@ final class Conf {
     }
 
     /** {@link #render} with an HTTPS port as well ({@code tlsPort}, 0 for none), when {@link #tls} is set. */
+    /** The {@code user} directive's arguments for both servers ({@code --user "nobody nogroup"}), or null. */
+    static String user;
+
     static String render(int port, int tlsPort, Path docroot, int workers, int connections, boolean accessLog,
                          String main, int backend) {
         boolean root = "root".equals(System.getProperty("user.name"));
+        String as = user != null ? "user " + user + ";\n" : root ? "user root;\n" : "";
         return "master_process on;\n" + main
             + "daemon off;\n"
             + "worker_processes " + workers + ";\n"
-            // as root, nginx's workers would otherwise run as nobody and Jinx's as root
-            + (root ? "user root;\n" : "")
+            // as root, nginx's workers would otherwise run as nobody and Jinx's as root, unless --user says
+            + as
             + "pid logs/server.pid;\n"
             + "error_log logs/error.log notice;\n"
             + "events {\n"

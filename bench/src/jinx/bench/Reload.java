@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * rewritten with a new body and the master gets HUP once a second. A client polls {@code /hello} on new connections
  * after each HUP until the new body comes back: that is the time from HUP to new content. wrk's timeout is 2 s, so
  * its timeout count is the requests that took longer. Prints and writes {@code reload.md}. Usage:
- * {@code Reload <jinx home> <clk_tck> [--duration S] [--hups N] [--out DIR]}.
+ * {@code Reload <jinx home> <clk_tck> [--duration S] [--hups N] [--user "nobody nogroup"] [--out DIR]}.
  */
 final class Reload {
 
@@ -49,6 +49,8 @@ final class Reload {
                 case "--duration" -> r.duration = Integer.parseInt(args[++i]);
                 case "--hups" -> r.hups = Integer.parseInt(args[++i]);
                 case "--out" -> r.out = Path.of(args[++i]).toAbsolutePath();
+                // as root, the workers of both servers run as another user: the default of a master started as root
+                case "--user" -> Conf.user = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -58,6 +60,10 @@ final class Reload {
     private void run(Path home) throws Exception {
         Path work = Files.createTempDirectory("jinx-reload");
         Path docroot = Files.createDirectories(work.resolve("html"));
+        if (Conf.user != null) {
+            // the workers, another user, must reach the document root
+            Files.setPosixFilePermissions(work, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         List<Figures> all = new ArrayList<>();
         for (Server.Kind kind : Server.Kind.values()) {
             try (Server s = Server.start(kind, home, work.resolve(kind.label), docroot, 2, 1024, false)) {

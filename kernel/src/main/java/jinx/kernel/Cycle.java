@@ -1,8 +1,11 @@
 package jinx.kernel;
 
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.List;
 
+import jinx.kernel.internal.cycle.AppendFile;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 
@@ -156,5 +159,24 @@ public interface Cycle {
      * @param file the file's path, as opened
      */
     default void ownReopenedFile(Path file) {
+    }
+
+    /**
+     * Opens a file this cycle writes (an error or access log) for appending, creating it with mode 0644: nginx's
+     * {@code ngx_conf_open_file()}. Every process of the cycle opens the same files: the master as it builds the
+     * cycle (as root when started so), each worker as it attaches. A worker that takes a reload in place after it
+     * dropped its privileges ({@code user}) gets a copy of the master's descriptor for the same path instead, as
+     * nginx's workers inherit the master's files through fork: a new log file of a reload is created by the master
+     * and written to by the workers, whoever owns it. The caller closes the channel; a reopen ({@code USR1}) opens
+     * the path itself.
+     *
+     * <p>Added in SPI 1.4.
+     *
+     * @param file the absolute path
+     * @return the file, written with whole {@code write(2)} calls
+     * @throws IOException with nginx's words: {@code open() "/x" failed (13: Permission denied)}
+     */
+    default WritableByteChannel openFile(Path file) throws IOException {
+        return AppendFile.open(file);
     }
 }

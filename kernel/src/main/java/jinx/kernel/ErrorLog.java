@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -103,10 +104,29 @@ public final class ErrorLog {
      * @throws IOException when a file cannot be opened; the message names the file
      */
     public static ErrorLog open(List<Target> targets, PrintStream stderr) throws IOException {
+        return open(targets, stderr, null);
+    }
+
+    /**
+     * Opens (creating, appending to) the files of {@code targets} as files of {@code cycle}
+     * ({@link Cycle#openFile}): a worker reloading in place as another user writes to the master's. Added in
+     * SPI 1.4.
+     *
+     * @param targets where to write
+     * @param stderr the stream standing for stderr
+     * @param cycle the cycle the log belongs to, or null to open the files directly
+     * @return the log
+     * @throws IOException when a file cannot be opened; the message names the file
+     */
+    public static ErrorLog open(List<Target> targets, PrintStream stderr, Cycle cycle) throws IOException {
         List<Sink> sinks = new ArrayList<>();
         try {
             for (Target t : targets) {
-                sinks.add(new Sink(t, t.file() == null ? null : openFile(t.file())));
+                WritableByteChannel ch = null;
+                if (t.file() != null) {
+                    ch = cycle != null ? cycle.openFile(t.file()) : openFile(t.file());
+                }
+                sinks.add(new Sink(t, ch));
             }
         } catch (IOException e) {
             closeAll(sinks);
@@ -295,9 +315,9 @@ public final class ErrorLog {
 
     private static final class Sink {
         final Target target;
-        private FileChannel channel;
+        private WritableByteChannel channel;
 
-        Sink(Target target, FileChannel channel) {
+        Sink(Target target, WritableByteChannel channel) {
             this.target = target;
             this.channel = channel;
         }
@@ -318,7 +338,7 @@ public final class ErrorLog {
             }
         }
 
-        synchronized void swap(FileChannel fresh) {
+        synchronized void swap(WritableByteChannel fresh) {
             close();
             channel = fresh;
         }

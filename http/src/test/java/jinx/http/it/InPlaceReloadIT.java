@@ -80,6 +80,69 @@ class InPlaceReloadIT {
 
     @Test
     @Timeout(180)
+    void aNewCycleThatThrowsAnErrorInTheMasterLeavesTheCycleInForceAndTheSameWorkers() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            WorkerProcs.moduleJar(site.root().resolve("modules/jinx-it-once.jar"), OnceModule.class);
+            String main = "load_module modules/jinx-it-once.jar;\n";
+            site.write("conf/jinx.conf", Masters.conf(port, 2, main, "old"));
+            Masters.withWorkers(site, 2, (p, workers) -> {
+                Load load = new Load(port);
+                site.write(OnceModule.FAIL_INIT, "");
+                site.write("conf/jinx.conf", Masters.conf(port, 2, main, "new"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                String log = Masters.waitForLog(site, "module \"http_it_once\" failed to initialise "
+                    + "(java.lang.InternalError: http_it_once told to fail) in ");
+                for (int i = 0; i < 10; i++) {
+                    assertEquals("old", ItSupport.get(port, "localhost", "/v").body());
+                }
+                load.stop();
+                load.assertNoFailure();
+                assertTrue(p.isAlive(), log);
+                assertEquals(workers.stream().map(ProcessHandle::pid).sorted().toList(), p.toHandle().children()
+                    .filter(ProcessHandle::isAlive).map(ProcessHandle::pid).sorted().toList());
+                assertTrue(log.indexOf("start worker process", log.indexOf(": reconfiguring\n")) < 0, log);
+                Masters.stopMaster(p, site);
+            });
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void aNewCycleThatThrowsAnErrorInASingleProcessLeavesTheCycleInForce() throws Exception {
+        try (Site site = Site.create()) {
+            int port = Site.freePort();
+            WorkerProcs.moduleJar(site.root().resolve("modules/jinx-it-once.jar"), OnceModule.class);
+            String main = "load_module modules/jinx-it-once.jar;\n";
+            site.write("conf/jinx.conf", Masters.conf(port, 1, main, "old").replace("master_process on;",
+                "master_process off;"));
+            Process p = Masters.start(site);
+            try {
+                WorkerProcs.waitForBody(port, "/v");
+                awaitBody(port, "old");
+                Load load = new Load(port);
+                site.write("conf/jinx.conf", Masters.conf(port, 1, main, "new").replace("master_process on;",
+                    "master_process off;"));
+                Syscalls.kill(p.pid(), Platform.SIGHUP);
+                String log = Masters.waitForLog(site, "reload failed: java.lang.InternalError: http_it_once started "
+                    + "twice in one JVM\n");
+                for (int i = 0; i < 10; i++) {
+                    assertEquals("old", ItSupport.get(port, "localhost", "/v").body());
+                }
+                load.stop();
+                load.assertNoFailure();
+                assertTrue(p.isAlive(), log);
+                assertTrue(log.contains("module \"http_it_once\" failed to start: java.lang.InternalError: "
+                    + "http_it_once started twice in one JVM in "), log);
+                Masters.stopMaster(p, site);
+            } finally {
+                Masters.kill(p);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(180)
     void aReloadInPlaceAddsAListenPortAndTheNextRemovesIt() throws Exception {
         try (Site site = Site.create()) {
             int a = Site.freePort();
@@ -120,7 +183,9 @@ class InPlaceReloadIT {
         try (Site site = Site.create()) {
             int port = Site.freePort();
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "v0"));
-            Masters.withWorkers(site, 2, (p, workers) -> {
+            // jcmd attaches to the workers, whose attach listener bin/jvm.options turns off
+            var attach = Masters.jvmOptions(site, "worker: -XX:-DisableAttachMechanism");
+            Masters.withWorkers(site, 2, attach, (p, workers) -> {
                 Load load = new Load(port);
                 reloads(site, p, port, 1, 10);
                 List<long[]> before = new ArrayList<>();
@@ -196,7 +261,7 @@ class InPlaceReloadIT {
         return out;
     }
 
-    private static int count(Pattern pattern, String text) {
+    static int count(Pattern pattern, String text) {
         Matcher m = pattern.matcher(text);
         int n = 0;
         while (m.find()) {

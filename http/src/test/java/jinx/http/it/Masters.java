@@ -101,10 +101,26 @@ final class Masters {
 
     /** Starts {@code bin/jinx -p site}, its output in the site's {@code stdout.log}. */
     static Process start(Site site) throws java.io.IOException {
-        return new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
+        return start(site, java.util.Map.of());
+    }
+
+    /** As {@link #start(Site)}, with {@code env} added to the launcher's environment. */
+    static Process start(Site site, java.util.Map<String, String> env) throws java.io.IOException {
+        ProcessBuilder pb = new ProcessBuilder(Site.distribution().resolve("bin/jinx").toString(), "-p",
             site.root().toString()).redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(site.root().resolve("stdout.log").toFile()))
-            .start();
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(site.root().resolve("stdout.log").toFile()));
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
+    /**
+     * The environment that gives the workers {@code bin/jvm.options} and {@code more}, written to the site's
+     * {@code jvm.options} (later options win: {@code worker: -XX:-DisableAttachMechanism} lets jcmd attach).
+     */
+    static java.util.Map<String, String> jvmOptions(Site site, String more) throws java.io.IOException {
+        String base = Files.readString(Site.distribution().resolve("bin/jvm.options"));
+        java.nio.file.Path file = site.write("jvm.options", base + "\n" + more + "\n");
+        return java.util.Map.of("JINX_JVM_OPTIONS_FILE", file.toString());
     }
 
     /** What a test does with a running master and its ready workers. */
@@ -124,7 +140,12 @@ final class Masters {
      * kills the master and every worker in the list, by pid, whatever happened.
      */
     static void withWorkers(Site site, int n, WithWorkers test) throws Exception {
-        Process p = start(site);
+        withWorkers(site, n, java.util.Map.of(), test);
+    }
+
+    /** As {@link #withWorkers(Site, int, WithWorkers)}, with {@code env} added to the launcher's environment. */
+    static void withWorkers(Site site, int n, java.util.Map<String, String> env, WithWorkers test) throws Exception {
+        Process p = start(site, env);
         List<ProcessHandle> workers = new java.util.ArrayList<>();
         try {
             workers.addAll(startReady(site, p, n));

@@ -109,7 +109,7 @@ class UserFilesIT {
         return (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
     }
 
-    private static void waitFor(Path file, String text) throws Exception {
+    static void waitFor(Path file, String text) throws Exception {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         String content = "";
         while (System.nanoTime() < end) {

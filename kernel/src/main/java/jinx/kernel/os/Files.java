@@ -56,6 +56,29 @@ public final class Files {
     }
 
     /**
+     * Writes bytes of a Java array to a file: {@code write(fd, buf, len)}, retried on EINTR. Not hot (jnr copies
+     * the array): for log lines.
+     *
+     * @param fd the file
+     * @param buf the bytes, from the first
+     * @param len how many
+     * @return bytes written
+     * @throws NativeIoException {@code write() failed (...)}
+     */
+    public static int write(int fd, byte[] buf, int len) throws NativeIoException {
+        for (;;) {
+            long n = Native.C.write(fd, buf, len);
+            if (n >= 0) {
+                return (int) n;
+            }
+            int errno = Errors.last();
+            if (errno != Errors.EINTR) {
+                throw Errors.failure("write()", errno);
+            }
+        }
+    }
+
+    /**
      * Opens a file, its path written into the caller's native memory first: the hot form of
      * {@link #open(String, int, int)}, which allocates nothing once the path's bytes are cached (a path longer
      * than the memory takes the other form).

@@ -246,6 +246,16 @@ public interface LibC {
     @ssize_t long write(int fd, @intptr_t long buf, @size_t long count);
 
     /**
+     * {@code ssize_t write(int fd, const void *buf, size_t count);} from a Java array: a log line.
+     *
+     * @param fd the descriptor
+     * @param buf the bytes, from the first
+     * @param count how many
+     * @return bytes written, or -1 with errno set
+     */
+    @ssize_t long write(int fd, @In byte[] buf, @size_t long count);
+
+    /**
      * {@code ssize_t pread(int fd, void *buf, size_t count, off_t offset);}
      *
      * @param fd the descriptor

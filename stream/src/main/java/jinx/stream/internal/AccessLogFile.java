@@ -3,6 +3,7 @@ package jinx.stream.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
@@ -19,18 +20,19 @@ import jinx.kernel.Cycle;
 final class AccessLogFile {
 
     private final Path path;
-    private FileChannel channel;
+    private WritableByteChannel channel;
 
-    private AccessLogFile(Path path, FileChannel channel) {
+    private AccessLogFile(Path path, WritableByteChannel channel) {
         this.path = path;
         this.channel = channel;
     }
 
-    static AccessLogFile open(Path path) throws ConfException {
+    /** Opens the file as a file of the cycle ({@link Cycle#openFile}). */
+    static AccessLogFile open(Cycle cycle, Path path) throws ConfException {
         try {
-            return new AccessLogFile(path, channel(path));
+            return new AccessLogFile(path, cycle.openFile(path));
         } catch (IOException e) {
-            throw new ConfException(openFailed(path, e));
+            throw new ConfException(e.getMessage().startsWith("open()") ? e.getMessage() : openFailed(path, e));
         }
     }
 

@@ -171,7 +171,7 @@ public final class StreamLogModule extends StreamModuleBase {
         java.nio.file.Path path = cf.resolve(a.get(1));
         AccessLogFile file = mc.files.get(path);
         if (file == null) {
-            file = AccessLogFile.open(path);
+            file = AccessLogFile.open(cf.cycle(), path);
             mc.files.put(path, file);
         }
         if (conf.logs == null) {

@@ -89,7 +89,7 @@ final class ErrorLogs {
             return log;
         }
         try {
-            log = ErrorLog.open(targets, System.err);
+            log = ErrorLog.open(targets, System.err, cycle);
         } catch (IOException e) {
             throw new ConfException(e.getMessage(), e);
         }

@@ -139,7 +139,7 @@ public final class HttpLogModule implements JinxModule, HttpModule {
         ErrorLog log = cf.cycle().log();
         for (LogFile f : lmcf.files()) {
             try {
-                f.open(log);
+                f.open(cf.cycle(), log);
             } catch (IOException e) {
                 throw f.openFailed(e);
             }

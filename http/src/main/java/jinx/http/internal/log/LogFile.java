@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -14,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.GZIPOutputStream;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
@@ -37,7 +39,7 @@ final class LogFile {
     /** Where the first {@code access_log} naming the file stands, for an {@code open()} that fails; or null. */
     private String declaredIn;
     private int declaredAt;
-    private FileChannel channel;
+    private WritableByteChannel channel;
 
     private byte[] buffer;
     private int pos;
@@ -115,18 +117,20 @@ final class LogFile {
     }
 
     /**
-     * Opens the file for appending, creating it.
+     * Opens the file for appending, creating it, as a file of the cycle ({@link Cycle#openFile}: a worker
+     * reloading in place as another user writes to the master's).
      *
+     * @param cycle the cycle
      * @param log where to report the failures of writes no request asked for (the flush timer's), or null
      * @throws IOException with nginx's words: {@code open() "/x" failed (13: Permission denied)}
      */
-    synchronized void open(ErrorLog log) throws IOException {
+    synchronized void open(Cycle cycle, ErrorLog log) throws IOException {
         errorLog = log;
         if (flushEvent != null) {
             flushEvent.log = log;
         }
         if (channel == null) {
-            channel = openChannel(path);
+            channel = cycle.openFile(path);
         }
     }
 
@@ -202,7 +206,7 @@ final class LogFile {
      */
     synchronized boolean reopen(ErrorLog log) {
         flush(log);
-        FileChannel fresh;
+        WritableByteChannel fresh;
         try {
             fresh = openChannel(path);
         } catch (IOException e) {

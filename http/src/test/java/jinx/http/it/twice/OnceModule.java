@@ -1,5 +1,6 @@
 package jinx.http.it.twice;
 
+import java.nio.file.Files;
 import java.util.List;
 
 import jinx.http.spi.HttpCtx;
@@ -20,6 +21,9 @@ public final class OnceModule implements JinxModule, HttpModule {
 
     /** The system property that marks a JVM in which the module started. */
     static final String STARTED = "jinx.it.once.started";
+
+    /** The file whose presence in the prefix fails {@code initModule}. */
+    public static final String FAIL_INIT = "fail-init-module";
 
     @Override
     public String name() {
@@ -49,6 +53,17 @@ public final class OnceModule implements JinxModule, HttpModule {
     @Override
     public Object context() {
         return this;
+    }
+
+    /**
+     * Throws an {@link InternalError} in the master's {@code initModule} while the file {@value #FAIL_INIT} exists in
+     * the prefix: a new cycle that breaks in the master.
+     */
+    @Override
+    public void initModule(Cycle cycle) {
+        if (Files.exists(cycle.prefix().resolve(FAIL_INIT))) {
+            throw new InternalError("http_it_once told to fail");
+        }
     }
 
     @Override

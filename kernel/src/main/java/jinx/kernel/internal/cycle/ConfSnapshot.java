@@ -39,10 +39,32 @@ import jinx.kernel.spi.JinxModule;
  *     positions
  * @param resolved the values the master resolved that a worker must not resolve again, or null when the cycle
  *     has no {@code core} module
+ * @param openFiles the files the master opened for the cycle ({@link OpenFiles}), in order: a reload in place
+ *     sends their descriptors in this order
  */
 public record ConfSnapshot(String jinxVersion, Path prefix, Path confFile, String params, String errorLog,
                            List<KernelCycle.ConfFile> files, List<Glob> globs, List<ModuleJar> jars,
-                           List<ListenSocket> listening, Resolved resolved) {
+                           List<ListenSocket> listening, Resolved resolved, List<Path> openFiles) {
+
+    /**
+     * A snapshot that names no open file.
+     *
+     * @param jinxVersion the writer's version
+     * @param prefix the prefix
+     * @param confFile the main configuration file
+     * @param params the {@code -g} directives, or null
+     * @param errorLog the {@code -e} error log, or null
+     * @param files the files read
+     * @param globs the patterns expanded
+     * @param jars the jars loaded
+     * @param listening the listening sockets
+     * @param resolved the resolved core values, or null
+     */
+    public ConfSnapshot(String jinxVersion, Path prefix, Path confFile, String params, String errorLog,
+                        List<KernelCycle.ConfFile> files, List<Glob> globs, List<ModuleJar> jars,
+                        List<ListenSocket> listening, Resolved resolved) {
+        this(jinxVersion, prefix, confFile, params, errorLog, files, globs, jars, listening, resolved, List.of());
+    }
 
     /**
      * An {@code include} pattern and the files it matched, sorted.
@@ -180,6 +202,7 @@ public record ConfSnapshot(String jinxVersion, Path prefix, Path confFile, Strin
      * @param jars the jars loaded
      * @param listening the listening sockets
      * @param resolved the resolved core values, or null
+     * @param openFiles the files opened
      */
     public ConfSnapshot {
         Objects.requireNonNull(jinxVersion, "jinxVersion");
@@ -189,6 +212,7 @@ public record ConfSnapshot(String jinxVersion, Path prefix, Path confFile, Strin
         globs = List.copyOf(globs);
         jars = List.copyOf(jars);
         listening = List.copyOf(listening);
+        openFiles = List.copyOf(openFiles);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.CoreConf;
@@ -55,8 +56,8 @@ public final class CycleBuilder {
         SnapshotRecorder recorder = serving ? new SnapshotRecorder(options.prefix()) : null;
         KernelCycle cycle;
         try {
-            cycle = parse(options, old, serving ? recorder : FileSource.disk());
-        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+            cycle = parse(options, old, serving ? recorder : FileSource.disk(), Map.of());
+        } catch (RuntimeException | Error e) {
             throw unexpected(e);
         }
         if (options.purpose() == CycleOptions.Purpose.SIGNAL) {
@@ -66,7 +67,7 @@ public final class CycleBuilder {
         try {
             ListeningSockets.cloneReuseport(cycle);
             cycle.log(openLog(cycle, options));
-        } catch (RuntimeException | StackOverflowError | LinkageError e) {
+        } catch (RuntimeException | Error e) {
             throw unexpected(e);
         }
         try {
@@ -83,7 +84,7 @@ public final class CycleBuilder {
             if (serving) {
                 cycle.snapshot(recorder.seal(cycle, options));
             }
-        } catch (ConfException | RuntimeException | StackOverflowError | LinkageError e) {
+        } catch (ConfException | RuntimeException | Error e) {
             if (serving) {
                 ListeningSockets.closeOpened(cycle);
             }
@@ -97,8 +98,9 @@ public final class CycleBuilder {
     }
 
     /**
-     * A failure no module reported as a configuration error: one {@code [emerg]} line for {@code -t}, and a reload
-     * that keeps the cycle in force, instead of a stack trace or a master gone (issue #36). Where in the file it
+     * A failure no module reported as a configuration error, an {@code Error} included (issue #35): one
+     * {@code [emerg]} line for {@code -t}, and a reload that keeps the cycle in force, instead of a stack trace or a
+     * master gone (issue #36). Where in the file it
      * happened is unknown here; errors inside a directive's handler are placed by the parser already.
      */
     static ConfException unexpected(Throwable e) {
@@ -120,6 +122,22 @@ public final class CycleBuilder {
      *     is replayed into (files, patterns, jars, listening sockets), or the configuration fails as it would
      */
     public static KernelCycle attach(CycleOptions options, int[] listeningFds) throws ConfException {
+        return attach(options, listeningFds, Map.of());
+    }
+
+    /**
+     * Builds a worker's cycle as {@link #attach(CycleOptions, int[])} does, writing to the master's files
+     * ({@link OpenFiles}): a worker reloading in place after it dropped its privileges.
+     *
+     * @param options {@link ConfSnapshot#workerOptions}
+     * @param listeningFds the listening sockets' descriptors, as for {@link #attach(CycleOptions, int[])}
+     * @param files the master's descriptors of the files the snapshot names ({@link ConfSnapshot#openFiles()}),
+     *     by path; the cycle's until {@link OpenFiles#closePassed}
+     * @return the cycle, ready for {@code initProcess}
+     * @throws ConfException as {@link #attach(CycleOptions, int[])}
+     */
+    public static KernelCycle attach(CycleOptions options, int[] listeningFds, Map<Path, Integer> files)
+        throws ConfException {
         ConfSnapshot snapshot = options.snapshot();
         if (options.purpose() != CycleOptions.Purpose.WORKER) {
             throw new IllegalArgumentException("attach() builds a worker's cycle: purpose WORKER");
@@ -129,7 +147,7 @@ public final class CycleBuilder {
                 + Versions.JINX);
         }
         SnapshotReplay replay = new SnapshotReplay(snapshot);
-        KernelCycle cycle = parse(options, null, replay);
+        KernelCycle cycle = parse(options, null, replay, files);
         replay.checkUsed();
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         if (core != null && snapshot.resolved() != null) {
@@ -142,14 +160,17 @@ public final class CycleBuilder {
     }
 
     /** The part every purpose shares: modules, {@code -g}, the file, the core confs initialised. */
-    private static KernelCycle parse(CycleOptions options, KernelCycle old, FileSource source)
-        throws ConfException {
+    private static KernelCycle parse(CycleOptions options, KernelCycle old, FileSource source,
+                                     Map<Path, Integer> files) throws ConfException {
         ErrorLog log = old != null ? old.log() : options.log();
         ModuleIndexes indexes = old != null ? old.indexes().copy() : new ModuleIndexes();
         boolean test = options.purpose() == CycleOptions.Purpose.TEST
                        || options.purpose() == CycleOptions.Purpose.SIGNAL;
         KernelCycle cycle = new KernelCycle(options.prefix(), options.confFile(), indexes, options.builtinOrder(),
             test, log, source);
+        if (!files.isEmpty()) {
+            cycle.openFiles().pass(files);
+        }
         cycle.addModules(options.staticModules().get(), null);
         ConfParser parser = new ConfParser(cycle, mainScope(cycle));
         if (options.params() != null) {
@@ -182,7 +203,8 @@ public final class CycleBuilder {
             m.module().initModule(cycle);
         } catch (ConfException e) {
             throw at == null ? e : e.locate(at.file(), at.line());
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            // an Error too (issue #35): a module that cannot start in this cycle must not take the master down
             ConfException failed = new ConfException("module \"" + m.name() + "\" failed to initialise (" + e + ")",
                 e);
             throw at == null ? failed : failed.locate(at.file(), at.line());
@@ -222,7 +244,7 @@ public final class CycleBuilder {
             targets.add(new ErrorLog.Target(file, LogLevel.ERROR));
         }
         try {
-            return ErrorLog.open(targets, options.stderr());
+            return ErrorLog.open(targets, options.stderr(), cycle);
         } catch (IOException e) {
             throw new ConfException(e.getMessage(), e);
         }

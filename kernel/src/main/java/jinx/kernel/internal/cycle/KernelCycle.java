@@ -1,5 +1,7 @@
 package jinx.kernel.internal.cycle;
 
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -373,6 +375,24 @@ public final class KernelCycle implements Cycle {
     @Override
     public void ownReopenedFile(Path file) {
         ReopenedFiles.own(file, filesOwner, log());
+    }
+
+    /* ---- the files written (nginx's cycle->open_files) ---- */
+
+    private final OpenFiles openFiles = new OpenFiles();
+
+    @Override
+    public WritableByteChannel openFile(Path file) throws IOException {
+        return openFiles.open(file);
+    }
+
+    /**
+     * Returns the files this cycle opened through {@link #openFile}, and those a reload in place passed it.
+     *
+     * @return the files
+     */
+    public OpenFiles openFiles() {
+        return openFiles;
     }
 
     /* ---- shared memory zones (nginx's cycle->shared_memory) ---- */

@@ -20,7 +20,7 @@ import java.util.List;
  *
  * <pre>
  * int    magic 0x4A4E5853 ("JNXS")
- * int    format version (1)
+ * int    format version (2)
  * str    Jinx version
  * str    prefix;  str conf file;  nstr -g params;  nstr -e error log
  * int n, n x { str path; bytes content }                        files, in the order read
@@ -30,6 +30,7 @@ import java.util.List;
  * bool   resolved present, then
  *        int worker_processes; nstr user; nstr group; int uid; int gid;
  *        int n, n x { int words, words x long }                 worker_cpu_affinity masks (BitSet.toLongArray)
+ * int n, n x str path                                          the files the master opened, in order (version 2)
  * int    magic again: the end, so a truncated snapshot is never taken for a whole one
  *
  * str = int length, UTF-8 bytes; nstr = str, or length -1 for null; bytes = int length, bytes
@@ -41,7 +42,7 @@ final class SnapshotCodec {
     static final int MAGIC = 0x4A4E5853;
 
     /** The format version; a reader refuses any other. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     /** More entries than this in one list is damage, not a configuration. */
     private static final int MAX_ENTRIES = 1 << 24;
@@ -88,6 +89,10 @@ final class SnapshotCodec {
             out.writeInt(ls.worker());
         }
         writeResolved(out, s.resolved());
+        out.writeInt(s.openFiles().size());
+        for (Path p : s.openFiles()) {
+            writeString(out, p.toString());
+        }
         out.writeInt(MAGIC);
         out.flush();
     }
@@ -160,8 +165,13 @@ final class SnapshotCodec {
             listening.add(new ConfSnapshot.ListenSocket(required(in), required(in), in.readBoolean(),
                 in.readInt()));
         }
-        return new ConfSnapshot(jinx, prefix, conf, params, errorLog, files, globs, jars, listening,
-            readResolved(in));
+        ConfSnapshot.Resolved resolved = readResolved(in);
+        List<Path> openFiles = new ArrayList<>();
+        for (int i = count(in); i > 0; i--) {
+            openFiles.add(readPath(in));
+        }
+        return new ConfSnapshot(jinx, prefix, conf, params, errorLog, files, globs, jars, listening, resolved,
+            openFiles);
     }
 
     private static ConfSnapshot.Resolved readResolved(DataInputStream in) throws IOException {

@@ -73,7 +73,7 @@ final class SnapshotRecorder implements FileSource {
         CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
         return new ConfSnapshot(Versions.JINX, options.prefix(), options.confFile(), options.params(),
             options.errorLog(), cycle.files(), globs, jars, listening,
-            core == null ? null : ConfSnapshot.Resolved.of(core));
+            core == null ? null : ConfSnapshot.Resolved.of(core), cycle.openFiles().paths());
     }
 
     /** Port 0 binds a port the kernel picks: the worker checks its descriptor against that one. */

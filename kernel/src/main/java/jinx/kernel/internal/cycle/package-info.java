@@ -8,6 +8,9 @@
  * {@code load_module} jars copied into a content-addressed {@link jinx.kernel.internal.cycle.ModuleCache}, the
  * listening sockets, values resolved in the master), and a worker rebuilds the cycle from it with
  * {@link jinx.kernel.internal.cycle.CycleBuilder#attach}, reading through a
- * {@link jinx.kernel.internal.cycle.FileSource} that replays the snapshot instead of the disk.
+ * {@link jinx.kernel.internal.cycle.FileSource} that replays the snapshot instead of the disk. The files a cycle
+ * writes are nginx's {@code cycle->open_files} ({@code ngx_conf_open_file()}): {@link
+ * jinx.kernel.internal.cycle.OpenFiles} of {@link jinx.kernel.internal.cycle.AppendFile}s, whose descriptors a
+ * reload in place sends to workers that dropped their privileges.
  */
 package jinx.kernel.internal.cycle;

@@ -1,5 +1,6 @@
 package jinx.kernel.internal.process;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -7,15 +8,15 @@ import jinx.kernel.CoreConf;
 import jinx.kernel.internal.core.MainCoreModule;
 import jinx.kernel.internal.cycle.ConfSnapshot;
 import jinx.kernel.internal.cycle.KernelCycle;
-import jinx.kernel.os.Syscalls;
 
 /**
  * Whether a reload can happen inside the running workers (issue #35, DESIGN 9c) or needs a new JVM per worker, as
  * before. A worker JVM keeps what it set up for its process when it started: its modules' classes (a changed
  * {@code load_module} jar needs a new JVM, as a binary upgrade would), its user, working directory, limits,
- * priority, CPU affinity, timer and environment; and there must be one running worker per slot to reload. A worker
- * that runs as another user than the master is not reloaded in place yet: it could not open the new cycle's logs. Any
- * difference in those means new JVMs, whose start costs what the in-place reload saves, but only then.
+ * priority, CPU affinity, timer and environment; and there must be one running worker per slot to reload. Any
+ * difference in those means new JVMs, whose start costs what the in-place reload saves, but only then. A worker that
+ * runs as another user than the master is reloaded in place too: what the new cycle needs privileges for, the master
+ * opened (listening sockets, shared zones, log files) and sends along ({@link WorkerReload}).
  */
 final class InPlace {
 
@@ -47,15 +48,15 @@ final class InPlace {
         if (!sameProcess(o, n)) {
             return "a worker process's own settings changed";
         }
-        if (n.uid >= 0 && n.uid != Syscalls.geteuid()) {
-            // the new cycle's logs are opened by the worker, which dropped its privileges: a root-owned file would
-            // fail it, and the new JVM that replaced it would cost what the reload in place saves
-            return "the worker processes run as " + n.user + ", who may not open the logs";
+        for (Path file : b.openFiles()) {
+            if (fresh.openFiles().fd(file) == -1) {
+                return "the new cycle's file \"" + file + "\" is closed";
+            }
         }
         if (running != Math.max(1, n.workerProcesses)) {
             return running + " worker processes run, " + Math.max(1, n.workerProcesses) + " wanted";
         }
-        int fds = 1 + fresh.listening().size() + fresh.sharedZones().size();
+        int fds = 1 + fresh.listening().size() + b.openFiles().size() + fresh.sharedZones().size();
         if (fds > ProcessChannel.MAX_FDS) {
             return fds + " descriptors are more than one message carries";
         }

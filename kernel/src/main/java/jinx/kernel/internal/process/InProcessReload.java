@@ -43,12 +43,14 @@ final class InProcessReload {
     static final class StartFailure extends Exception {
         private static final long serialVersionUID = 1L;
 
-        StartFailure(Exception cause) {
+        StartFailure(Throwable cause) {
             super(cause);
         }
 
+        /** What the module threw, an {@code Error} given as the cause of an exception. */
         Exception cause() {
-            return (Exception) getCause();
+            return getCause() instanceof Exception e ? e : new IllegalStateException(getCause().toString(),
+                getCause());
         }
     }
 
@@ -64,7 +66,8 @@ final class InProcessReload {
      * Runs every module's {@code initProcess} in order.
      *
      * @return the modules started
-     * @throws StartFailure when one failed: those started before it got {@code exitProcess}
+     * @throws StartFailure when one failed: those started before it got {@code exitProcess}; the listening sockets
+     *     are left open
      */
     static List<JinxModule> initProcess(KernelCycle c) throws StartFailure {
         List<JinxModule> started = new ArrayList<>();
@@ -73,12 +76,15 @@ final class InProcessReload {
                 m.module().initProcess(c);
                 started.add(m.module());
             }
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            // an Error too (issue #35): the cycle in force serves on, and what started is stopped
             LoadedModule failed = c.modules().get(started.size());
             KernelCycle.Place at = c.loadedAt(failed);
-            c.log().emerg("module \"" + failed.name() + "\" failed to start: " + e.getMessage()
-                + (at != null ? " in " + at : ""));
-            exitProcess(c, started);
+            Object why = e instanceof Error ? e : e.getMessage();
+            c.log().emerg("module \"" + failed.name() + "\" failed to start: " + why + (at != null ? " in " + at : ""));
+            // the listening sockets stay: a reload's new cycle shares the descriptors of the one in force, which
+            // serves on (the caller closes what is the new cycle's own)
+            exitModules(c, started);
             throw new StartFailure(e);
         }
         return started;
@@ -94,7 +100,7 @@ final class InProcessReload {
         for (int i = modules.size() - 1; i >= 0; i--) {
             try {
                 modules.get(i).exitProcess(c);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 c.log().alert("module \"" + modules.get(i).name() + "\" failed to exit: " + e);
             }
         }
@@ -146,14 +152,14 @@ final class InProcessReload {
         } catch (ConfException e) {
             old.log().emerg(e.getMessage());
             return null;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             old.log().emerg("reload failed: " + e);
             return null;
         }
         try {
             return new Fresh(fresh, initProcess(fresh));
         } catch (StartFailure e) {
-            old.log().emerg("reload failed: " + e.cause().getMessage());
+            old.log().emerg("reload failed: " + (e.getCause() instanceof Error err ? err : e.cause().getMessage()));
             discard(fresh);
             return null;
         }

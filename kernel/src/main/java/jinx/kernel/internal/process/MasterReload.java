@@ -84,7 +84,7 @@ final class MasterReload {
         } catch (ConfException e) {
             old.log().emerg(e.getMessage());
             return null;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             old.log().emerg("reload failed: " + e);
             return null;
         }

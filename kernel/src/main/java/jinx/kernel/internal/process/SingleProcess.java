@@ -210,6 +210,7 @@ public final class SingleProcess {
         try {
             initialised = InProcessReload.initProcess(cycle);
         } catch (InProcessReload.StartFailure e) {
+            ListeningSockets.closeAll(cycle);
             failure = e.cause();
             started.countDown();
             return 2;
@@ -362,13 +363,24 @@ public final class SingleProcess {
             return;
         }
         InProcessReload.Fresh fresh;
+        KernelCycle next = null;
         try {
-            KernelCycle next = WorkerReload.attach(cycle, fds);
+            next = WorkerReload.attach(cycle, fds);
             fresh = new InProcessReload.Fresh(next, InProcessReload.initProcess(next));
         } catch (Throwable t) {
-            cycle.log().alert("reload failed in the worker process (" + t + "), a new one replaces it");
+            if (next != null) {
+                // this worker's own descriptors of the new cycle's sockets (WorkerReload)
+                ListeningSockets.closeAll(next, true);
+            }
+            Throwable cause = t instanceof InProcessReload.StartFailure f ? f.getCause() : t;
+            cycle.log().alert("reload failed in the worker process (" + cause + "), a new one replaces it");
             ProcessEvents.report(own.channelFd(), ProcessChannel.RELOAD_FAILED, reloadNumber, cycle.log());
             return;
+        } finally {
+            if (next != null) {
+                // the modules opened their files (copies of the master's): the master's own are not needed
+                next.openFiles().closePassed();
+            }
         }
         boolean switched = switchTo(loop, fresh);
         ProcessEvents.report(own.channelFd(), switched ? ProcessChannel.READY : ProcessChannel.RELOAD_FAILED,

@@ -5,8 +5,10 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,8 +30,10 @@ import jinx.kernel.internal.cycle.KernelCycle;
  *
  * <p>The descriptors, in the order {@link #descriptors} gives them: the snapshot; each listening socket of the new
  * cycle this worker serves ({@code reuseport} clones of other workers left out, as at a spawn), in the snapshot's
- * order; each shared zone in the order the cycle declares them (the worker parses the same bytes, so it declares
- * them in the same order). When the build fails the descriptors are not closed: the master replaces the worker,
+ * order; each file the master opened for the cycle (its logs), in the snapshot's order ({@code OpenFiles}), which
+ * the worker writes to instead of opening the paths itself: it may have dropped its privileges ({@code user}),
+ * and nginx's workers, too, write to the files the master opened; each shared zone in the order the cycle declares
+ * them (the worker parses the same bytes, so it declares them in the same order). When the build fails the descriptors are not closed: the master replaces the worker,
  * whose exit closes them, and a descriptor taken by a half-built zone must not be closed twice.
  */
 final class WorkerReload {
@@ -52,6 +56,9 @@ final class WorkerReload {
             if (ls.worker == -1 || ls.worker == slot) {
                 fds.add(ls.fd());
             }
+        }
+        for (Path file : fresh.snapshot().openFiles()) {
+            fds.add(fresh.openFiles().fd(file));
         }
         for (SharedZone z : fresh.sharedZones()) {
             fds.add(z.fd());
@@ -81,10 +88,14 @@ final class WorkerReload {
             int owner = sockets.get(i).worker();
             listening[i] = owner == -1 || owner == slot ? take(fds, next++) : -1;
         }
+        Map<Path, Integer> files = new LinkedHashMap<>();
+        for (Path file : snapshot.openFiles()) {
+            files.put(file, take(fds, next++));
+        }
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true,
             StandardCharsets.ISO_8859_1);
         KernelCycle fresh = CycleBuilder.attach(snapshot.workerOptions(Main::discover, BuiltinOrder.NAMES, err,
-            old.log()), listening);
+            old.log()), listening, files);
         Map<String, Integer> zones = new HashMap<>();
         for (SharedZone z : fresh.sharedZones()) {
             zones.put(z.name(), take(fds, next++));
