@@ -28,7 +28,10 @@ package jinx.kernel.spi;
  * {@code PeerConnection.logContext}; what the proxy's error interception, {@code X-Accel-*}, {@code proxy_bind} and
  * unbuffered bodies need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and
  * kin, {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in
- * SPI 1.4".
+ * SPI 1.4"; 1.5 adds subrequests ({@code HttpRequest.subrequest} with its flags and
+ * {@code HttpRequest.PostSubrequest}, {@code main()}, {@code parent()}, {@code subrequestOutput()}): a module
+ * such as {@code auth_request} or {@code mirror} starts one, and a content handler (the proxy's) serves it as any
+ * request.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -39,7 +42,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 4;
+    public static final int MINOR = 5;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);

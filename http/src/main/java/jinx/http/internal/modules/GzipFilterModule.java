@@ -177,7 +177,7 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
         GzipConf conf = (GzipConf) r.locConf(ctxIndex);
         HeadersOut h = r.headersOut;
         int status = h.status;
-        if (conf.enable != 1 || r.headerOnly || status != 200 && status != 403 && status != 404
+        if (conf.enable != 1 || r.headerOnly || r.main() != r || status != 200 && status != 403 && status != 404
             || h.contentEncoding != null && !h.contentEncoding.removed && !h.contentEncoding.value.isEmpty()
             || h.contentLengthN != -1 && h.contentLengthN < conf.minLength
             || !typeMatches(h, conf.types)) {
