@@ -24,6 +24,7 @@ module jinx.http {
         jinx.http.internal.modules.GeoModule,
         jinx.http.internal.modules.AuthBasicModule,
         jinx.http.internal.modules.AuthRequestModule,
+        jinx.http.internal.modules.MirrorModule,
         jinx.http.internal.modules.IndexModule,
         jinx.http.internal.modules.AutoindexModule,
         jinx.http.internal.modules.GzipStaticModule,

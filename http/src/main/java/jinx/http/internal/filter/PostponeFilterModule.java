@@ -88,6 +88,12 @@ public final class PostponeFilterModule implements JinxModule, HttpModule {
         if (r.subrequestInMemory) {
             return inMemory(r, in);
         }
+        if (r != r.main && r.headerOnly) {
+            // a header-only subrequest (auth_request, mirror) has no body to place; what a producer passes anyway
+            // is consumed, so that it neither waits in the list nor holds the producer's buffers
+            consume(in);
+            return Rc.OK;
+        }
         if (r != hc.active()) {
             if (in != null) {
                 add(r, in);
@@ -119,6 +125,18 @@ public final class PostponeFilterModule implements JinxModule, HttpModule {
             r.postponed = pr.next;
         } while (r.postponed != null);
         return Rc.OK;
+    }
+
+    private static void consume(BufChain in) {
+        for (BufChain cl = in; cl != null; cl = cl.next) {
+            Buf b = cl.buf;
+            if (b.mem != null) {
+                b.mem.position(b.mem.limit());
+            }
+            if (b.inFile) {
+                b.filePos = b.fileLast;
+            }
+        }
     }
 
     /** nginx's {@code ngx_http_postpone_filter_add()}: the output waits at the end of the request's list. */

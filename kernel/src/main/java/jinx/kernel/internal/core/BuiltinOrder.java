@@ -21,6 +21,8 @@ public final class BuiltinOrder {
         "poll",
         "http",
         "http_core",
+        // mirror's PRECONTENT handler runs before try_files, as in nginx, where it stands later in the list
+        "http_mirror",
         "http_request",
         "http_variables",
         "http_ssl",
