@@ -32,6 +32,7 @@ module jinx.http {
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,
         jinx.http.internal.modules.HeadersFilterModule,
+        jinx.http.internal.modules.AdditionFilterModule,
         jinx.http.internal.filter.PostponeFilterModule,
         jinx.http.internal.modules.GzipFilterModule,
         jinx.http.internal.modules.RangeFilterModule,

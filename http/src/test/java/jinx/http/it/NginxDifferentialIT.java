@@ -156,6 +156,21 @@ class NginxDifferentialIT {
                 location /ar/off { auth_request off; return 200 "off [$who]\\n"; }
                 location /ar/redirect { auth_request /auth-redirect; try_files /file.txt =404; }
             }
+            location /add/ {
+                add_before_body /before; add_after_body /after; addition_types text/plain;
+                try_files /file.txt =404;
+                location /add/ret { default_type text/html; return 200 "main $uri\\n"; }
+                location /add/after { add_before_body /file.txt; default_type text/html; return 200 "main\\n"; }
+                location /add/missing { add_after_body /missing-page; default_type text/html; return 200 "m\\n"; }
+                location /add/notype { default_type text/css; return 200 "css\\n"; }
+                location /add/gone { return 404; }
+                location /add/any { addition_types *; add_after_body /after-args; return 200 "any\\n"; }
+                location /add/nested { add_after_body /add/ret; default_type text/html; return 200 "outer\\n"; }
+            }
+            location = /before { return 200 "before $uri [$args]\\n"; }
+            location = /after { return 200 "after $uri\\n"; }
+            location = /after-args { return 200 "after-args [$args] $request_uri\\n"; }
+            location = /missing-page { return 404 "missing $uri\\n"; }
             location = /auth-ok { return 204; }
             location = /auth-deny { return 403; }
             location = /auth-401 { return 401; }
@@ -319,6 +334,14 @@ class NginxDifferentialIT {
             "off", "redirect"}) {
             cases.add(Case.get("auth_request " + ar, "GET /ar/" + ar + h + "\r\n"));
         }
+        for (String add : new String[] {"file", "ret", "after", "missing", "notype", "gone", "any", "nested"}) {
+            cases.add(Case.get("addition " + add, "GET /add/" + add + h + "\r\n"));
+        }
+        cases.add(new Case("addition HEAD", "HEAD /add/file" + h + "\r\n", 1, true));
+        cases.add(Case.get("addition HTTP/1.0", "GET /add/ret HTTP/1.0\r\n\r\n"));
+        cases.add(Case.get("addition range", "GET /add/file" + h + "Range: bytes=0-3\r\n\r\n"));
+        cases.add(new Case("addition pipelined", "GET /add/ret" + h + "\r\nGET /add/file" + h + "\r\n", 2,
+            false));
         cases.add(Case.get("auth_request basic with credentials", "GET /ar/basic" + h + "Authorization: Basic "
             + basic("plain:secret") + "\r\n\r\n"));
         cases.add(new Case("auth_request HEAD", "HEAD /ar/ok" + h + "\r\n", 1, true));

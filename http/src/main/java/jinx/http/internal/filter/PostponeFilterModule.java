@@ -171,9 +171,13 @@ public final class PostponeFilterModule implements JinxModule, HttpModule {
 
     /**
      * A subrequest's output with its {@code last} buffers made {@code sync} and {@code last_in_chain}, as nginx's
-     * {@code ngx_http_send_special()} and the static module make them for a subrequest.
+     * {@code ngx_http_send_special()} and the static module make them for a subrequest: copies of those buffers in
+     * new links, since a producer may pass one buffer to every request.
+     *
+     * @param in the output
+     * @return {@code in} itself when it has no {@code last} buffer, else the new chain
      */
-    private static BufChain notLast(BufChain in) {
+    public static BufChain notLast(BufChain in) {
         boolean any = false;
         for (BufChain cl = in; cl != null; cl = cl.next) {
             any |= cl.buf.last;
