@@ -56,6 +56,37 @@ public final class HeadersIn {
     /** {@link #connectionType}: keep-alive. */
     public static final int CONNECTION_KEEP_ALIVE = 2;
 
+    /** Takes the lines and the facts of another request's headers, for a subrequest (nginx copies them). */
+    void copyFrom(HeadersIn from) {
+        headers.clear();
+        for (HttpHeaders.Entry e : from.headers.entries()) {
+            if (!e.removed) {
+                headers.add(e.name, e.value);
+            }
+        }
+        server = from.server;
+        host = from.host;
+        contentLength = from.contentLength;
+        contentLengthN = from.contentLengthN;
+        transferEncoding = from.transferEncoding;
+        chunked = from.chunked;
+        connection = from.connection;
+        connectionType = from.connectionType;
+        expect = from.expect;
+        ifModifiedSince = from.ifModifiedSince;
+        ifUnmodifiedSince = from.ifUnmodifiedSince;
+        ifMatch = from.ifMatch;
+        ifNoneMatch = from.ifNoneMatch;
+        range = from.range;
+        ifRange = from.ifRange;
+        userAgent = from.userAgent;
+        referer = from.referer;
+        contentType = from.contentType;
+        authorization = from.authorization;
+        cookie = from.cookie;
+        xForwardedFor = from.xForwardedFor;
+    }
+
     /** Makes the headers as a new request's are (the core reuses request objects). */
     void clear() {
         headers.recycle();

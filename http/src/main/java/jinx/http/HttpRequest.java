@@ -157,6 +157,23 @@ public abstract class HttpRequest {
     }
 
     /**
+     * Gives this request the request line's facts and the headers of {@code from}, for the core making a subrequest
+     * (nginx copies {@code r->headers_in}). Modules never call it.
+     *
+     * @param from the parent
+     */
+    protected void copyRequest(HttpRequest from) {
+        headersIn.copyFrom(from.headersIn);
+        httpVersion = from.httpVersion;
+        httpProtocol = from.httpProtocol;
+        requestLine = from.requestLine;
+        unparsedUri = from.unparsedUri;
+        schema = from.schema;
+        hostInLine = from.hostInLine;
+        startMsec = from.startMsec;
+    }
+
+    /**
      * Returns the client connection.
      *
      * @return the connection
@@ -241,7 +258,7 @@ public abstract class HttpRequest {
      * {@link #internalRedirect internal redirect} (also {@code index}, {@code try_files}, {@code error_page},
      * {@code rewrite ... last}) and a {@link #namedLocation named location} clear every module's state, as nginx
      * does, because the request then runs its phases again in another location. State that must outlive those
-     * goes in {@link #keptCtx(int, Object)}. (Jinx has no subrequests: a request has one state per module.)
+     * goes in {@link #keptCtx(int, Object)}. A {@link #subrequest subrequest} has its own states, empty at its start.
      *
      * @param ctxIndex the module's index among HTTP modules
      * @return the state
@@ -643,5 +660,101 @@ public abstract class HttpRequest {
      */
     public int sendResponse(int status, String contentType, String body) {
         return sendResponse(status, contentType, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /* ---- SPI 1.5: subrequests, nginx's ngx_http_subrequest() ---- */
+
+    /**
+     * {@link #subrequest} flag: the subrequest's response body is collected in one memory buffer of
+     * {@code subrequest_output_buffer_size} bytes ({@link #subrequestOutput()}) instead of going to the client
+     * (nginx's {@code NGX_HTTP_SUBREQUEST_IN_MEMORY}). Added in SPI 1.5.
+     */
+    public static final int SUBREQUEST_IN_MEMORY = 2;
+    /**
+     * {@link #subrequest} flag: the subrequest is marked done even when it ends before its turn to output comes, so
+     * that its parent learns it ended (nginx's {@code NGX_HTTP_SUBREQUEST_WAITED}). Added in SPI 1.5.
+     */
+    public static final int SUBREQUEST_WAITED = 4;
+    /**
+     * {@link #subrequest} flag: the subrequest runs in the parent's location with its method and content handler,
+     * from the phase the parent is in (nginx's {@code NGX_HTTP_SUBREQUEST_CLONE}). Added in SPI 1.5.
+     */
+    public static final int SUBREQUEST_CLONE = 8;
+    /**
+     * {@link #subrequest} flag: the subrequest outputs nothing and nobody waits for it; the main request's response
+     * may end before it (nginx's {@code NGX_HTTP_SUBREQUEST_BACKGROUND}, as {@code mirror} uses). Added in SPI 1.5.
+     */
+    public static final int SUBREQUEST_BACKGROUND = 16;
+
+    /**
+     * What runs each time a subrequest is finalized, before the core acts on the result (nginx's
+     * {@code ngx_http_post_subrequest_t}): it may record the subrequest's status and returns the result to go on
+     * with, usually {@code rc} itself. The core posts the parent afterwards, so a parent that returned
+     * {@link jinx.kernel.Rc#AGAIN} from a phase handler runs its phases again. Added in SPI 1.5.
+     */
+    @FunctionalInterface
+    public interface PostSubrequest {
+
+        /**
+         * Handles the end of a subrequest.
+         *
+         * @param sr the subrequest
+         * @param rc the result it is finalized with
+         * @return the result to finalize it with
+         */
+        int handle(HttpRequest sr, int rc);
+    }
+
+    /**
+     * Starts a subrequest of this request (nginx's {@code ngx_http_subrequest()}): a GET of {@code uri} (already
+     * decoded, as {@link #uri}) in the same server, with this request's headers, body and variables, that runs its
+     * phases from SERVER_REWRITE once the current handler returns. Its response header is never sent; its body
+     * goes to the client in order, after what this request output before the call and before what it outputs after
+     * (nginx's postponed output), or into memory ({@link #SUBREQUEST_IN_MEMORY}), or nowhere
+     * ({@link #SUBREQUEST_BACKGROUND}). Nesting is limited to 50 levels ({@code subrequests cycle while processing})
+     * and a main request to 64535 references. The caller may set the subrequest's {@link #headerOnly}, {@link #method}
+     * and {@link #methodName} before returning. Added in SPI 1.5.
+     *
+     * @param uri the path
+     * @param args the arguments, or null
+     * @param flags {@link #SUBREQUEST_IN_MEMORY}, {@link #SUBREQUEST_WAITED}, {@link #SUBREQUEST_CLONE},
+     *     {@link #SUBREQUEST_BACKGROUND}, or 0
+     * @param ps what to run when it is finalized, or null
+     * @return the subrequest, or null on error (logged; finalize with {@link jinx.kernel.Rc#ERROR})
+     * @throws UnsupportedOperationException for a request the core did not make (a test double)
+     */
+    public HttpRequest subrequest(String uri, String args, int flags, PostSubrequest ps) {
+        throw new UnsupportedOperationException("subrequest() needs a request of the HTTP core");
+    }
+
+    /**
+     * Returns the request the client sent, which this one is a subrequest of, or this request itself (nginx's
+     * {@code r->main}). Filters that act on the response the client gets skip subrequests:
+     * {@code if (r.main() != r) return next.filter(r);}. Added in SPI 1.5.
+     *
+     * @return the main request
+     */
+    public HttpRequest main() {
+        return this;
+    }
+
+    /**
+     * Returns the request that started this subrequest, or null for a main request (nginx's {@code r->parent}).
+     * Added in SPI 1.5.
+     *
+     * @return the parent, or null
+     */
+    public HttpRequest parent() {
+        return null;
+    }
+
+    /**
+     * Returns what an {@link #SUBREQUEST_IN_MEMORY in-memory} subrequest's response body collected (nginx's
+     * {@code r->out}): one memory buffer from position to limit, or null when it had no body. Added in SPI 1.5.
+     *
+     * @return the body, or null
+     */
+    public jinx.kernel.Buf subrequestOutput() {
+        return null;
     }
 }

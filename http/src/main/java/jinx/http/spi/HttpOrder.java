@@ -42,6 +42,13 @@ public final class HttpOrder {
      */
     public static final String BODY_WRITER = "http_write_filter";
 
+    /**
+     * The body filter that puts subrequests' output in order ({@code http_postpone_filter}): a body filter before it
+     * sees each request's and subrequest's own output (as nginx's SSI and {@code sub_filter}); one after it sees the
+     * response the client gets, as the main request's (as gzip and chunked). Added in SPI 1.5.
+     */
+    public static final String POSTPONE = "http_postpone_filter";
+
     private HttpOrder() {
     }
 }

@@ -142,6 +142,41 @@ class NginxDifferentialIT {
             }
             location /if/conf { if ($arg_h) { add_header X-If yes; expires 1h; } try_files /file.txt =404; }
             location /if/set { if ($arg_a) { set $v "v=$arg_a"; rewrite ^ /exact?$v break; } return 200 "no\\n"; }
+            location /ar/ {
+                auth_request /auth-ok; auth_request_set $who "sub:$uri:$args"; add_header X-Who $who;
+                try_files /file.txt =404;
+                location /ar/deny { auth_request /auth-deny; try_files /file.txt =404; }
+                location /ar/401 { auth_request /auth-401; try_files /file.txt =404; }
+                location /ar/teapot { auth_request /auth-teapot; try_files /file.txt =404; }
+                location /ar/static { auth_request /file.txt; try_files /file.txt =404; }
+                location /ar/missing { auth_request /nothing-here; try_files /file.txt =404; }
+                location /ar/basic { auth_request /auth-basic; try_files /file.txt =404; }
+                location /ar/acl { auth_request /acl/deny; return 200 "acl skipped in subrequests\\n"; }
+                location /ar/text { return 200 "text $who\\n"; }
+                location /ar/off { auth_request off; return 200 "off [$who]\\n"; }
+                location /ar/redirect { auth_request /auth-redirect; try_files /file.txt =404; }
+            }
+            location /add/ {
+                add_before_body /before; add_after_body /after; addition_types text/plain;
+                try_files /file.txt =404;
+                location /add/ret { default_type text/html; return 200 "main $uri\\n"; }
+                location /add/after { add_before_body /file.txt; default_type text/html; return 200 "main\\n"; }
+                location /add/missing { add_after_body /missing-page; default_type text/html; return 200 "m\\n"; }
+                location /add/notype { default_type text/css; return 200 "css\\n"; }
+                location /add/gone { return 404; }
+                location /add/any { addition_types *; add_after_body /after-args; return 200 "any\\n"; }
+                location /add/nested { add_after_body /add/ret; default_type text/html; return 200 "outer\\n"; }
+            }
+            location = /before { return 200 "before $uri [$args]\\n"; }
+            location = /after { return 200 "after $uri\\n"; }
+            location = /after-args { return 200 "after-args [$args] $request_uri\\n"; }
+            location = /missing-page { return 404 "missing $uri\\n"; }
+            location = /auth-ok { return 204; }
+            location = /auth-deny { return 403; }
+            location = /auth-401 { return 401; }
+            location = /auth-teapot { return 418; }
+            location = /auth-basic { auth_basic "Sub realm"; auth_basic_user_file htpasswd; try_files /file.txt =404; }
+            location = /auth-redirect { rewrite ^ /auth-ok last; }
         }
         """;
 
@@ -295,6 +330,24 @@ class NginxDifferentialIT {
         }
         cases.add(new Case("autoindex HEAD", "HEAD /ix-html/" + h + "\r\n", 1, true));
         cases.add(Case.get("autoindex POST", "POST /ix-html/" + h + "Content-Length: 0\r\n\r\n"));
+        for (String ar : new String[] {"ok", "deny", "401", "teapot", "static", "missing", "basic", "acl", "text?a=1",
+            "off", "redirect"}) {
+            cases.add(Case.get("auth_request " + ar, "GET /ar/" + ar + h + "\r\n"));
+        }
+        for (String add : new String[] {"file", "ret", "after", "missing", "notype", "gone", "any", "nested"}) {
+            cases.add(Case.get("addition " + add, "GET /add/" + add + h + "\r\n"));
+        }
+        cases.add(new Case("addition HEAD", "HEAD /add/file" + h + "\r\n", 1, true));
+        cases.add(Case.get("addition HTTP/1.0", "GET /add/ret HTTP/1.0\r\n\r\n"));
+        cases.add(Case.get("addition range", "GET /add/file" + h + "Range: bytes=0-3\r\n\r\n"));
+        cases.add(new Case("addition pipelined", "GET /add/ret" + h + "\r\nGET /add/file" + h + "\r\n", 2,
+            false));
+        cases.add(Case.get("auth_request basic with credentials", "GET /ar/basic" + h + "Authorization: Basic "
+            + basic("plain:secret") + "\r\n\r\n"));
+        cases.add(new Case("auth_request HEAD", "HEAD /ar/ok" + h + "\r\n", 1, true));
+        cases.add(Case.get("auth_request POST", "POST /ar/ok" + h + "Content-Length: 3\r\n\r\nabc"));
+        cases.add(new Case("auth_request pipelined", "GET /ar/deny" + h + "\r\nGET /ar/ok?x" + h + "\r\n", 2,
+            false));
         cases.add(Case.get("server if", "GET /file.txt" + h + "X-Block: 1\r\n\r\n"));
         cases.add(Case.get("POST static", "POST /index.html" + h + "Content-Length: 3\r\n\r\nabc"));
         cases.add(Case.get("unknown method", "FOO /index.html" + h + "\r\n"));

@@ -29,8 +29,11 @@ package jinx.kernel.spi;
  * unbuffered bodies need ({@code HttpRequest.hasErrorPage}, {@code limitRate}, {@code requestBodyNoBuffering} and
  * kin, {@code HttpResponses.redirectUnsafe}, {@code PeerConnection.local}); and the methods each marked "Added in
  * SPI 1.4"; 1.5 adds {@code jinx.kernel.TlsClient} (TLS to upstreams, offered by a module and found in the cycle),
- * datagram peer connections for the DNS resolver ({@code PeerConnection.datagram}, {@code SocketIo.recvDatagram})
- * and what each type or method marked "Added in SPI 1.5" says.
+ * datagram peer connections for the DNS resolver ({@code PeerConnection.datagram}, {@code SocketIo.recvDatagram}),
+ * subrequests ({@code HttpRequest.subrequest} with its flags and {@code HttpRequest.PostSubrequest}, {@code main()},
+ * {@code parent()}, {@code subrequestOutput()}: a module such as {@code auth_request} or {@code mirror} starts one,
+ * and a content handler, the proxy's, serves it as any request) and what each type or method marked "Added in SPI
+ * 1.5" says.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

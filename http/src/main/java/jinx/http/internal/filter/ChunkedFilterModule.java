@@ -71,7 +71,7 @@ public final class ChunkedFilterModule implements JinxModule, HttpModule {
      */
     public static int headerFilter(HttpRequest r, HeaderFilter.Next next) {
         int status = r.headersOut.status;
-        if (status == 304 || status == 204 || status < 200 || r.method == HttpRequest.HEAD) {
+        if (status == 304 || status == 204 || status < 200 || r.method == HttpRequest.HEAD || r.main() != r) {
             return next.filter(r);
         }
         if (r.headersOut.contentLengthN == -1) {

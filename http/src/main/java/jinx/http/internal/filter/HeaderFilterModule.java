@@ -154,6 +154,10 @@ public final class HeaderFilterModule implements JinxModule, HttpModule {
             return Rc.OK;
         }
         r.headerSent = true;
+        if (r.main() != r) {
+            // a subrequest's header is never sent (nginx)
+            return Rc.OK;
+        }
         if (r.httpVersion < HttpRequest.VERSION_10) {
             return Rc.OK;
         }

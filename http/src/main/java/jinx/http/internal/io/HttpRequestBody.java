@@ -83,14 +83,15 @@ public final class HttpRequestBody {
      *     status (400, 408, 413, 500) for the caller to finalize the request with
      */
     public static int readClientRequestBody(CoreRequest r, Runnable postHandler) {
-        r.count++;
-        if (r.requestBody != null || r.discardBody) {
+        r.main.count++;
+        if (r != r.main || r.requestBody != null || r.discardBody) {
+            r.requestBodyNoBuffering = false;
             postHandler.run();
             return Rc.OK;
         }
         int rc = read(r, postHandler);
         if (rc >= 300) {
-            r.count--;
+            r.main.count--;
         }
         return rc;
     }
@@ -241,7 +242,7 @@ public final class HttpRequestBody {
      * @return {@link Rc#OK}, or an HTTP status (400 for a bad chunked body, 500)
      */
     public static int discardRequestBody(CoreRequest r) {
-        if (r.discardBody || r.requestBody != null) {
+        if (r != r.main || r.discardBody || r.requestBody != null) {
             return Rc.OK;
         }
         if (testExpect(r) != Rc.OK) {
@@ -277,7 +278,7 @@ public final class HttpRequestBody {
         if (HttpEvents.handleRead(rev, 0) != Rc.OK) {
             return 500;
         }
-        r.count++;
+        r.main.count++;
         r.discardBody = true;
         return Rc.OK;
     }

@@ -43,7 +43,8 @@ public final class RequestBody {
     /** Pieces over {@link #buf} taken and not all consumed yet (nginx's {@code rb->busy}). */
     BufChain busy;
 
-    RequestBody() {
+    /** An empty body: the body reader fills it; a subrequest given one reads none (nginx's fake body). */
+    public RequestBody() {
     }
 
     /**

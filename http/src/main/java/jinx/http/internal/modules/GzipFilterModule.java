@@ -49,7 +49,7 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
     private static final int PAGE = 4096;
     /** {@code gzip_types *}. */
     static final List<String> ANY = List.of("*");
-    private static final List<String> DEFAULT_TYPES = List.of("text/html");
+    static final List<String> DEFAULT_TYPES = List.of("text/html");
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("gzip", MSLI, Arity.FLAG, GzipConf.class, Slots.flag((GzipConf c, boolean on) -> c.enable = on
@@ -177,7 +177,7 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
         GzipConf conf = (GzipConf) r.locConf(ctxIndex);
         HeadersOut h = r.headersOut;
         int status = h.status;
-        if (conf.enable != 1 || r.headerOnly || status != 200 && status != 403 && status != 404
+        if (conf.enable != 1 || r.headerOnly || r.main() != r || status != 200 && status != 403 && status != 404
             || h.contentEncoding != null && !h.contentEncoding.removed && !h.contentEncoding.value.isEmpty()
             || h.contentLengthN != -1 && h.contentLengthN < conf.minLength
             || !typeMatches(h, conf.types)) {
@@ -268,26 +268,34 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
         return false;
     }
 
-    /** nginx's {@code ngx_http_types_slot()}: text/html first, {@code *} for any, a warning for a duplicate. */
     private static void types(ConfContext cf, GzipConf conf) {
-        if (conf.types == ANY) {
-            return;
+        conf.types = addTypes(cf, conf.types);
+    }
+
+    /**
+     * nginx's {@code ngx_http_types_slot()}: text/html first, {@code *} for any, a warning for a duplicate.
+     *
+     * @param cf the directive
+     * @param types the types so far, null while unset
+     * @return the types with the directive's added, {@link #ANY} for {@code *}
+     */
+    static List<String> addTypes(ConfContext cf, List<String> types) {
+        if (types == ANY) {
+            return types;
         }
-        if (conf.types == null) {
-            conf.types = new ArrayList<>(DEFAULT_TYPES);
-        }
+        List<String> list = types == null ? new ArrayList<>(DEFAULT_TYPES) : types;
         for (String v : cf.args().subList(1, cf.args().size())) {
             if (v.equals("*")) {
-                conf.types = ANY;
-                return;
+                return ANY;
             }
             String t = v.toLowerCase(Locale.ROOT);
-            if (conf.types.contains(t)) {
+            if (list.contains(t)) {
                 cf.log(LogLevel.WARN, "duplicate MIME type \"" + v + "\"");
                 continue;
             }
-            conf.types.add(t);
+            list.add(t);
         }
+        return list;
     }
 
     /** {@code gzip_comp_level}: nginx's number slot bounded to 1..9. */

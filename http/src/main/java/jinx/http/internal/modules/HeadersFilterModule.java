@@ -150,7 +150,7 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
      */
     int headerFilter(HttpRequest r, HeaderFilter.Next next) {
         HeadersConf conf = (HeadersConf) r.locConf(ctxIndex);
-        if (conf == null || conf.expires.type() == Expires.Type.OFF && conf.headers == null) {
+        if (conf == null || conf.expires.type() == Expires.Type.OFF && conf.headers == null || r.main() != r) {
             return next.filter(r);
         }
         boolean safeStatus = switch (r.headersOut.status) {

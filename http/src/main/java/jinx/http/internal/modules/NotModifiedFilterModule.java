@@ -65,7 +65,7 @@ public final class NotModifiedFilterModule implements JinxModule, HttpModule {
      */
     static int headerFilter(HttpRequest r, HeaderFilter.Next next) {
         HeadersOut h = r.headersOut;
-        if (h.status != 200) {
+        if (h.status != 200 || r.main() != r) {
             return next.filter(r);
         }
         HttpHeaders.Entry iums = r.headersIn.ifUnmodifiedSince;

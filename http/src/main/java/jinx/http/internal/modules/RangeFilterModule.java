@@ -100,7 +100,8 @@ public final class RangeFilterModule implements JinxModule, HttpModule {
      */
     int headerFilter(HttpRequest r, HeaderFilter.Next next) {
         HeadersOut h = r.headersOut;
-        if (r.httpVersion < HttpRequest.VERSION_10 || h.status != 200 || h.contentLengthN == -1 || !r.allowRanges) {
+        if (r.httpVersion < HttpRequest.VERSION_10 || h.status != 200 || h.contentLengthN == -1 || !r.allowRanges
+            || r.main() != r) {
             return next.filter(r);
         }
         HttpCoreLocConf clcf = CoreConfs.loc(r);

@@ -166,6 +166,29 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     /** What the error log names as the request's upstream ({@link #logUpstream}), or null. */
     private String upstreamLogName;
 
+    /* ---- subrequests (nginx's r->main, r->parent, r->postponed ...); a main request allocates none of this ---- */
+
+    /** The main request, this one for a request the client sent (nginx's {@code r->main}). */
+    public CoreRequest main = this;
+    /** The request this subrequest belongs to, or null (nginx's {@code r->parent}). */
+    public CoreRequest parent;
+    /** Subrequests and output waiting their turn, in order (nginx's {@code r->postponed}), or null. */
+    public Postponed postponed;
+    /** What runs when this subrequest is finalized (nginx's {@code r->post_subrequest}), or null. */
+    HttpRequest.PostSubrequest postSubrequest;
+    /** Nesting levels left (nginx's {@code r->subrequests}): 51 for a main request. */
+    int subrequests = Subrequests.MAX_SUBREQUESTS + 1;
+    /** The body goes to {@link #out} (nginx's {@code r->subrequest_in_memory}). */
+    public boolean subrequestInMemory;
+    /** nginx's {@code r->waited}. */
+    boolean waited;
+    /** nginx's {@code r->background}. */
+    boolean background;
+    /** An in-memory subrequest's body (nginx's {@code r->out}), or null. */
+    public jinx.kernel.Buf out;
+    /** The main request's posted subrequests (nginx's {@code r->posted_requests} but the terminal one), or null. */
+    java.util.ArrayDeque<CoreRequest> postedRequests;
+
     CoreRequest(HttpConnection hc) {
         this.ctx = new Object[hc.confCtx.mainConf.length];
         start(hc);
@@ -257,8 +280,47 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         variableCache = null;
         cleanups = null;
         upstreamLogName = null;
+        main = this;
+        parent = null;
+        postponed = null;
+        postSubrequest = null;
+        subrequests = Subrequests.MAX_SUBREQUESTS + 1;
+        subrequestInMemory = false;
+        waited = false;
+        background = false;
+        out = null;
+        if (postedRequests != null) {
+            postedRequests.clear();
+        }
         start(hc);
         return this;
+    }
+
+    /* ---- SPI 1.5 ---- */
+
+    @Override
+    protected void copyRequest(HttpRequest from) {
+        super.copyRequest(from);
+    }
+
+    @Override
+    public HttpRequest subrequest(String uri, String args, int flags, PostSubrequest ps) {
+        return Subrequests.create(this, uri, args, flags, ps);
+    }
+
+    @Override
+    public HttpRequest main() {
+        return main;
+    }
+
+    @Override
+    public HttpRequest parent() {
+        return parent;
+    }
+
+    @Override
+    public jinx.kernel.Buf subrequestOutput() {
+        return out;
     }
 
     /* ---- SPI 1.3 ---- */
@@ -567,7 +629,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
 
     @Override
     public void retain() {
-        count++;
+        main.count++;
     }
 
     /**
@@ -578,6 +640,10 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
      */
     @Override
     public void addCleanup(Runnable cleanup) {
+        if (main != this) {
+            main.addCleanup(cleanup);
+            return;
+        }
         if (cleanups == null) {
             cleanups = spareCleanups != null ? spareCleanups : new ArrayList<>(2);
             spareCleanups = null;
@@ -593,7 +659,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
      * @param path the file's name, for the error log
      */
     public void addFileCleanup(int fd, String path) {
-        files.add(fd, path);
+        main.files.add(fd, path);
     }
 
     /** Runs the cleanups, the last added first, as nginx's list does, then closes the files. */

@@ -67,6 +67,8 @@ public final class HttpConnection implements SocketIo.LogContext, ClientConnecti
     final ArrayDeque<ByteBuffer> free = new ArrayDeque<>(4);
 
     CoreRequest request;
+    /** The request whose output may go out now, when a subrequest (nginx's {@code c->data}); null: {@link #request}. */
+    CoreRequest active;
     /** What the connection is doing, for the error log ({@code log->action}), or null. */
     String action;
     /** When the connection was accepted, in the loop's ms ({@code c->start_time}, for {@code keepalive_time}). */
@@ -127,6 +129,7 @@ public final class HttpConnection implements SocketIo.LogContext, ClientConnecti
         buffer = null;
         bufferSize = 0;
         request = null;
+        active = null;
         action = null;
         pipeline = false;
         buffered = 0;
@@ -170,6 +173,25 @@ public final class HttpConnection implements SocketIo.LogContext, ClientConnecti
      */
     public CoreRequest request() {
         return request;
+    }
+
+    /**
+     * Returns the request whose events these are and whose output may go out now (nginx's {@code c->data}): the
+     * request being served, or one of its subrequests.
+     *
+     * @return the request, or null between requests
+     */
+    public CoreRequest active() {
+        return active != null ? active : request;
+    }
+
+    /**
+     * Makes {@code r} the active request (nginx's {@code c->data = r}), for the postpone filter.
+     *
+     * @param r the request or one of its subrequests
+     */
+    public void setActive(CoreRequest r) {
+        active = r;
     }
 
     /**

@@ -29,7 +29,7 @@ public final class InternalRedirects {
         if (r.uriChanges == 0) {
             r.log(LogLevel.ERROR, "rewrite or internal redirection cycle while internally redirecting to \""
                 + uri + "\"");
-            r.count++;
+            r.main.count++;
             r.finalizeRequest(HttpStatus.INTERNAL_SERVER_ERROR);
             return Rc.DONE;
         }
@@ -43,7 +43,7 @@ public final class InternalRedirects {
         r.internal = true;
         r.parse.validUnparsedUri = false;
         r.addUriToAlias = false;
-        r.count++;
+        r.main.count++;
         PhaseRunner.handler(r);
         return Rc.DONE;
     }
@@ -56,7 +56,7 @@ public final class InternalRedirects {
      * @return {@link Rc#DONE}
      */
     static int namedLocation(CoreRequest r, String name) {
-        r.count++;
+        r.main.count++;
         r.uriChanges--;
         if (r.uriChanges == 0) {
             r.log(LogLevel.ERROR, "rewrite or internal redirection cycle while redirect to named location \""

@@ -66,6 +66,7 @@ final class KeepAlive {
         r.keepalive = false;
         RequestFinalizer.freeRequest(r, 0);
         hc.request = null;
+        hc.active = null;
         if (HttpEvents.handleRead(rev, 0) != Rc.OK) {
             RequestFinalizer.closeConnection(hc);
             return;

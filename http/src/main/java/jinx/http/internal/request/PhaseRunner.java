@@ -222,6 +222,11 @@ public final class PhaseRunner {
 
     /** nginx's {@code ngx_http_core_access_phase()}, with {@code satisfy all} and {@code satisfy any}. */
     private static int accessPhase(CoreRequest r, PhaseEngine pe, int i) {
+        if (r != r.main) {
+            // a subrequest is not checked again (nginx)
+            r.phaseHandler = pe.next(i);
+            return Rc.AGAIN;
+        }
         int rc = pe.handler(i).handle(r);
         if (rc == Rc.DECLINED) {
             r.phaseHandler++;

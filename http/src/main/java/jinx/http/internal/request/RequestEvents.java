@@ -73,7 +73,7 @@ public final class RequestEvents {
             r.finalizeRequest(rc);
             return;
         }
-        if (r.buffered != 0 || r.hc.buffered != 0) {
+        if (r.buffered != 0 || r.postponed != null || (r == r.main && r.hc.buffered != 0)) {
             if (!wev.delayed) {
                 c.loop().addTimer(wev, clcf.sendTimeout);
             }

@@ -19,9 +19,12 @@ import jinx.kernel.Rc;
  * {@code ngx_http_close_connection()} (src/http/ngx_http_request.c). Keep-alive and lingering close are in
  * {@link KeepAlive}.
  *
- * <p>Reference counting is nginx's, for one thread and without subrequests: {@link CoreRequest#count} starts at 1;
- * reading or discarding a body and every internal redirect add one, and each {@code finalizeRequest(DONE)} or
- * {@link #closeRequest} takes one; the request is freed when it falls to 0.
+ * <p>Reference counting is nginx's, for one thread: the main request's {@link CoreRequest#count} starts at 1; reading
+ * or discarding a body, every internal redirect and every subrequest add one, and each {@code finalizeRequest(DONE)},
+ * subrequest's end or {@link #closeRequest} takes one; the request and its subrequests are freed when it falls to 0.
+ * Subrequests follow nginx's {@code ngx_http_finalize_request()}: the post-subrequest handler sees every result, a
+ * finished subrequest that is the {@link HttpConnection#active() active} one hands the output back to its parent,
+ * and the parent is posted to run again.
  */
 public final class RequestFinalizer {
 
@@ -44,9 +47,9 @@ public final class RequestFinalizer {
 
     private static void runRequest(Event ev, HttpConnection hc) {
         Connection c = hc.c;
-        CoreRequest r = hc.request;
+        CoreRequest r = hc.active();
         if (c.close) {
-            r.count++;
+            r.main.count++;
             terminateRequest(r, 0);
             runPostedRequests(hc);
             return;
@@ -92,8 +95,9 @@ public final class RequestFinalizer {
     }
 
     /**
-     * nginx's {@code ngx_http_run_posted_requests()}: runs the request's write handler when something posted it
-     * (only {@link #terminateRequest} does, Jinx having no subrequests), after the handler that did so returned.
+     * nginx's {@code ngx_http_run_posted_requests()}: runs the write handlers of the requests posted (subrequests,
+     * parents of finished subrequests, the terminal handler of {@link #terminateRequest}), after the handler that
+     * posted them returned.
      *
      * @param hc the connection
      */
@@ -102,12 +106,21 @@ public final class RequestFinalizer {
             if (hc.c.destroyed || hc.c.fd() == -1) {
                 return;
             }
-            CoreRequest r = hc.request;
-            if (r == null || !r.posted) {
+            CoreRequest r = hc.active();
+            if (r == null) {
                 return;
             }
-            r.posted = false;
-            r.writeEventHandler.handle(r);
+            CoreRequest m = r.main;
+            if (m.posted) {
+                m.posted = false;
+                m.writeEventHandler.handle(m);
+                continue;
+            }
+            CoreRequest pr = m.postedRequests == null ? null : m.postedRequests.pollFirst();
+            if (pr == null) {
+                return;
+            }
+            pr.writeEventHandler.handle(pr);
         }
     }
 
@@ -132,6 +145,9 @@ public final class RequestFinalizer {
             PhaseRunner.runPhases(r);
             return;
         }
+        if (r != r.main && r.postSubrequest != null) {
+            rc = r.postSubrequest.handle(r, rc);
+        }
         if (rc == Rc.ERROR || rc == HttpStatus.REQUEST_TIME_OUT || rc == HttpStatus.CLIENT_CLOSED_REQUEST
             || c.error) {
             if (postAction(r) == Rc.OK) {
@@ -146,17 +162,27 @@ public final class RequestFinalizer {
                 terminateRequest(r, rc);
                 return;
             }
-            c.loop().deleteTimer(c.read);
-            c.loop().deleteTimer(c.write);
-            c.read.handler = RequestFinalizer::requestHandler;
-            c.write.handler = RequestFinalizer::requestHandler;
+            if (r == r.main) {
+                c.loop().deleteTimer(c.read);
+                c.loop().deleteTimer(c.write);
+                c.read.handler = RequestFinalizer::requestHandler;
+                c.write.handler = RequestFinalizer::requestHandler;
+            }
             finalizeRequest(r, SpecialResponse.handle(r, rc));
             return;
         }
-        if (r.buffered != 0 || r.hc.buffered != 0) {
+        if (r != r.main) {
+            finalizeSubrequest(r);
+            return;
+        }
+        if (r.buffered != 0 || r.hc.buffered != 0 || r.postponed != null) {
             if (RequestEvents.setWriteHandler(r) != Rc.OK) {
                 terminateRequest(r, 0);
             }
+            return;
+        }
+        if (r != r.hc.active()) {
+            r.log(LogLevel.ALERT, "http finalize non-active request: \"" + r.uri + "?" + r.args + "\"");
             return;
         }
         r.done = true;
@@ -177,23 +203,75 @@ public final class RequestFinalizer {
     }
 
     /**
+     * The subrequest part of nginx's {@code ngx_http_finalize_request()}: a subrequest with output still pending
+     * waits for it; a finished one that is active (or in the background) is logged ({@code log_subrequest}) and
+     * gives the output back to its parent; one that is not active yet waits for its turn to be finalized again. The
+     * parent is posted either way.
+     */
+    private static void finalizeSubrequest(CoreRequest r) {
+        if (r.buffered != 0 || r.postponed != null) {
+            if (RequestEvents.setWriteHandler(r) != Rc.OK) {
+                terminateRequest(r, 0);
+            }
+            return;
+        }
+        CoreRequest pr = r.parent;
+        HttpConnection hc = r.hc;
+        if (r == hc.active() || r.background) {
+            if (!r.logged) {
+                if (r.clcf().logSubrequest == 1) {
+                    logRequest(r);
+                }
+                r.logged = true;
+            } else {
+                r.log(LogLevel.ALERT, "subrequest: \"" + r.uri + "?" + r.args + "\" logged again");
+            }
+            r.done = true;
+            if (r.background) {
+                finalizeConnection(r);
+                return;
+            }
+            r.main.count--;
+            if (pr.postponed != null && pr.postponed.request == r) {
+                pr.postponed = pr.postponed.next;
+            }
+            hc.active = pr;
+        } else {
+            r.writeEventHandler = RequestFinalizer::requestFinalizer;
+            if (r.waited) {
+                r.done = true;
+            }
+        }
+        Subrequests.post(pr);
+    }
+
+    /** nginx's {@code ngx_http_request_finalizer()}: a subrequest's turn came; it is finalized again. */
+    private static void requestFinalizer(CoreRequest r) {
+        finalizeRequest(r, 0);
+    }
+
+    /**
      * nginx's {@code ngx_http_terminate_request()}: the request ends without more output; once the handler that
      * called this returns, the connection closes.
      *
-     * @param r the request
+     * @param r the request, or one of its subrequests
      * @param rc the status to log, or 0
      */
     static void terminateRequest(CoreRequest r, int rc) {
-        if (rc > 0 && (r.headersOut.status == 0 || r.c.sent == 0)) {
-            r.headersOut.status = rc;
+        CoreRequest mr = r.main;
+        if (rc > 0 && (mr.headersOut.status == 0 || mr.c.sent == 0)) {
+            mr.headersOut.status = rc;
         }
-        r.runCleanups();
-        if (r.writeEventHandler != null) {
-            r.posted = true;
-            r.writeEventHandler = RequestFinalizer::terminateHandler;
+        mr.runCleanups();
+        if (mr.writeEventHandler != null) {
+            if (mr.postedRequests != null) {
+                mr.postedRequests.clear();
+            }
+            mr.posted = true;
+            mr.writeEventHandler = RequestFinalizer::terminateHandler;
             return;
         }
-        closeRequest(r, rc);
+        closeRequest(mr, rc);
     }
 
     /** nginx's {@code ngx_http_terminate_handler()}. */
@@ -210,7 +288,7 @@ public final class RequestFinalizer {
     static void finalizeConnection(CoreRequest r) {
         HttpCoreLocConf clcf = r.clcf();
         Connection c = r.c;
-        if (r.count != 1) {
+        if (r.main.count != 1) {
             if (r.discardBody) {
                 r.readEventHandler = HttpRequestBody::discardedRequestBodyHandler;
                 c.loop().addTimer(c.read, clcf.lingeringTimeout);
@@ -221,6 +299,7 @@ public final class RequestFinalizer {
             closeRequest(r, 0);
             return;
         }
+        r = r.main;
         if (c.read.eof) {
             closeRequest(r, 0);
             return;
@@ -274,6 +353,7 @@ public final class RequestFinalizer {
      * @param rc the status to log, or 0
      */
     static void closeRequest(CoreRequest r, int rc) {
+        r = r.main;
         if (r.count == 0) {
             r.log(LogLevel.ALERT, "http request count is zero");
         }
@@ -333,6 +413,7 @@ public final class RequestFinalizer {
         c.destroyed = true;
         hc.releaseAll();
         hc.request = null;
+        hc.active = null;
         if (c.fd() != -1) {
             c.close();
         }

@@ -153,6 +153,7 @@ public final class RequestReader {
         CoreRequest r = hc.pool.request(hc);
         hc.c.requests++;
         hc.request = r;
+        hc.active = null;
         RequestHeaders.setConnectionLog(r);
         return r;
     }

@@ -342,6 +342,9 @@ final class EngineFixture implements AutoCloseable {
             if (uri.startsWith("/named/")) {
                 return r.namedLocation("@" + uri.substring("/named/".length()));
             }
+            if (uri.startsWith("/sub/")) {
+                return SubrequestRoutes.handle(r);
+            }
             return Rc.DECLINED;
         }
 

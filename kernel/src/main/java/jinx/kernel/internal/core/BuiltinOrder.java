@@ -21,6 +21,8 @@ public final class BuiltinOrder {
         "poll",
         "http",
         "http_core",
+        // mirror's PRECONTENT handler runs before try_files, as in nginx, where it stands later in the list
+        "http_mirror",
         "http_request",
         "http_variables",
         "http_ssl",
@@ -31,6 +33,7 @@ public final class BuiltinOrder {
         "http_rewrite",
         "http_access",
         "http_auth_basic",
+        "http_auth_request",
         "http_geo",
         "http_map",
         "http_split_clients",
@@ -44,6 +47,8 @@ public final class BuiltinOrder {
         // filters, in execution order: the response passes them top to bottom
         "http_not_modified_filter",
         "http_headers_filter",
+        "http_addition_filter",
+        "http_postpone_filter",
         "http_gzip_filter",
         "http_range_filter",
         "http_chunked_filter",
