@@ -170,7 +170,7 @@ public interface Cycle {
      * and written to by the workers, whoever owns it. The caller closes the channel; a reopen ({@code USR1}) opens
      * the path itself.
      *
-     * <p>Added in SPI 1.4.
+     * <p>Added in SPI 1.5.
      *
      * @param file the absolute path
      * @return the file, written with whole {@code write(2)} calls
