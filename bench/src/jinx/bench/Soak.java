@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
 final class Soak {
 
     private static final Pattern LEVEL = Pattern.compile(" \\[(emerg|alert|crit|error|warn)\\] ");
+    private static final Pattern PAUSE = Pattern.compile("Pause \\w+.* (\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     /** One minute's figures. */
     private record Minute(int n, long ok, long failed, long killed, long nearKill, long retried, String events,
@@ -198,6 +199,8 @@ final class Soak {
             lines[0] - lines[1] > ok ? " (" + (lines[0] - lines[1] - ok) + " more 200 lines than ok requests: "
                 + "responses logged whose client failed)" : ""));
         print("\nError log: " + errorLevels(s.prefix.resolve("logs/error.log")) + "\n");
+        print("\nMaster's collections (its -Xlog:gc): " + collections(s.prefix.resolve("logs"), s.masterPid())
+            + "\n");
         leakCheck(rows);
     }
 
@@ -236,6 +239,30 @@ final class Soak {
             }
         }
         return levels + " (" + signal9 + " lines \"exited on signal 9\")" + String.join("", others);
+    }
+
+    /**
+     * The collections in a JVM's {@code gc-<pid>.log} files (the master re-execs itself, so it has two), and the
+     * heap after the first and the last: a heap that grows without a collection is not a leak yet.
+     */
+    private static String collections(Path logs, int pid) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(logs, "gc-" + pid + ".log*")) {
+            dir.forEach(files::add);
+        }
+        // gc-<pid>.log.0 is the JVM before the re-exec
+        files.sort((a, b) -> Boolean.compare(a.toString().endsWith(".log"), b.toString().endsWith(".log")));
+        List<String> after = new ArrayList<>();
+        for (Path f : files) {
+            for (String line : Files.readAllLines(f, StandardCharsets.ISO_8859_1)) {
+                Matcher m = PAUSE.matcher(line);
+                if (m.find()) {
+                    after.add(m.group(2) + "M of " + m.group(3) + "M");
+                }
+            }
+        }
+        return after.isEmpty() ? "none" : after.size() + ", heap after the first " + after.get(0) + ", after the last "
+            + after.get(after.size() - 1);
     }
 
     /** The slope of each figure over the minutes after the first, per 10 minutes, and the first and last. */
