@@ -5,7 +5,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What {@code /proc} tells about a server's processes: CPU ticks from {@code /proc/<pid>/stat} (utime and stime,
@@ -143,6 +145,56 @@ final class Proc {
             String s = Files.readString(task.resolve("schedstat"));
             return Long.parseLong(s.substring(0, s.indexOf(' ')));
         });
+    }
+
+    /** Open descriptors of a process (the entries of {@code /proc/<pid>/fd}), or -1 when it is gone. */
+    static int fdCount(int pid) {
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc", Integer.toString(pid), "fd"))) {
+            int n = 0;
+            for (Path ignored : fds) {
+                n++;
+            }
+            return n;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The client ports of a process's TCP connections to {@code serverPort} on 127.0.0.1: its descriptors' socket
+     * inodes ({@code socket:[N]} links in {@code /proc/<pid>/fd}) looked up in {@code /proc/net/tcp}, where such a
+     * connection's local address is the server's and its remote one the client's.
+     */
+    static List<Integer> clientPorts(int pid, int serverPort) {
+        Set<String> inodes = new HashSet<>();
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc", Integer.toString(pid), "fd"))) {
+            for (Path fd : fds) {
+                try {
+                    String link = Files.readSymbolicLink(fd).toString();
+                    if (link.startsWith("socket:[")) {
+                        inodes.add(link.substring(8, link.length() - 1));
+                    }
+                } catch (IOException e) {
+                    // closed while listed
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+        String local = String.format("0100007F:%04X", serverPort);
+        List<Integer> ports = new ArrayList<>();
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/net/tcp"))) {
+                String[] f = line.trim().split("\\s+");
+                // sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+                if (f.length > 9 && f[1].equals(local) && inodes.contains(f[9])) {
+                    ports.add(Integer.parseInt(f[2].substring(f[2].indexOf(':') + 1), 16));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return ports;
+        }
+        return ports;
     }
 
     /** Sums user and system ticks over processes. */

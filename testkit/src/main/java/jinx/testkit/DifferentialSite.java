@@ -13,32 +13,60 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import jinx.kernel.Embedded;
 
 /**
- * A prefix for one server of a differential test, Debian's nginx or Jinx, with the same {@code http {}}
- * configuration: each started on a free port of 127.0.0.1 and stopped by pid (nginx) or through the API (Jinx, in
- * this JVM with {@code master_process off}), and a raw client that sends bytes and reads until the server closes or
- * goes quiet. The proxy's and the TLS module's differential tests run the same configuration on one of each and
- * compare what came back.
+ * A prefix for one server of a differential test, Debian's nginx or Jinx, with the same {@code http {}} or
+ * {@code stream {}} configuration: each started on free ports of 127.0.0.1 and stopped by pid (nginx) or through the
+ * API (Jinx, in this JVM with {@code master_process off}), and a raw client that sends bytes and reads until the
+ * server closes or goes quiet. The proxy's, the TLS module's and the stream module's differential tests run the same
+ * configuration on one of each and compare what came back. In the configuration {@code %PORT%} is the first free
+ * port, {@code %P0%}, {@code %P1%} ... each of them, and {@code %LOG%} the prefix's {@code logs/access.log}.
  */
 public final class DifferentialSite implements AutoCloseable {
 
     /** Debian's nginx, which {@code .ci/run} installs; a test assumes it is executable before using it. */
     public static final Path NGINX = Path.of("/usr/sbin/nginx");
+    /** Debian's dynamic stream module for it (libnginx-mod-stream). */
+    public static final Path STREAM_SO = Path.of("/usr/lib/nginx/modules/ngx_stream_module.so");
+
+    private static final String JINX_MAIN = "master_process off;\nerror_log stderr info;\npid logs/jinx.pid;\n"
+        + "events { worker_connections 1024; }\n";
 
     private final Path root;
-    private final int port;
+    private final int[] ports;
     private Process nginx;
     private Embedded jinx;
     private final ByteArrayOutputStream jinxLog = new ByteArrayOutputStream();
 
-    private DifferentialSite(Path root, int port) {
+    private DifferentialSite(Path root, int n) throws IOException {
         this.root = root;
-        this.port = port;
+        this.ports = new int[n];
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            int p;
+            do {
+                p = freePort();
+            } while (!seen.add(p));
+            ports[i] = p;
+        }
+        Files.createDirectories(root.resolve("logs"));
+        Files.createDirectories(root.resolve("tmp"));
+        Files.createDirectories(root.resolve("conf"));
+    }
+
+    /**
+     * Whether Debian's nginx and its stream module are installed.
+     *
+     * @return true when both are there
+     */
+    public static boolean nginxStreamAvailable() {
+        return Files.isExecutable(NGINX) && Files.isReadable(STREAM_SO);
     }
 
     /**
@@ -62,40 +90,37 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws Exception when nginx does not start listening within 10 s
      */
     public static DifferentialSite nginx(String name, String http) throws Exception {
-        return nginxMain(name, "http {\nclient_body_temp_path tmp/body;\nproxy_temp_path tmp/proxy;\n"
-            + "fastcgi_temp_path tmp/fastcgi;\nuwsgi_temp_path tmp/uwsgi;\nscgi_temp_path tmp/scgi;\naccess_log off;\n"
-            + http + "\n}\n");
+        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-nginx"), 1);
+        return site.startNginx("events { worker_connections 1024; }\nhttp {\n"
+            + "client_body_temp_path tmp/body;\nproxy_temp_path tmp/proxy;\nfastcgi_temp_path tmp/fastcgi;\n"
+            + "uwsgi_temp_path tmp/uwsgi;\nscgi_temp_path tmp/scgi;\naccess_log off;\n" + site.fill(http) + "\n}\n");
     }
 
     /**
-     * Starts nginx with {@code main} in the main context after {@code events {}} ({@code %PORT%} is its port):
-     * for a {@code stream {}} block, which needs {@code load_module} of Debian's stream module in nginx's text.
+     * Starts nginx with its stream module and {@code stream} inside {@code stream {}}.
      *
-     * @param name what the temporary prefix is named after
-     * @param main the configuration's main context
-     * @return the running site
+     * @param stream the configuration
+     * @param ports how many free ports it names ({@code %P0%} ...)
+     * @return the running site, listening on its first port
      * @throws Exception when nginx does not start listening within 10 s
      */
-    public static DifferentialSite nginxMain(String name, String main) throws Exception {
-        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-nginx"),
-            freePort());
-        Path r = site.root;
-        Files.createDirectories(r.resolve("logs"));
-        Files.createDirectories(r.resolve("tmp"));
-        Files.createDirectories(r.resolve("conf"));
-        String body = main.replace("%PORT%", Integer.toString(site.port));
-        int load = body.startsWith("load_module") ? body.indexOf('\n') + 1 : 0;
-        // load_module stands before events {}
-        Files.writeString(r.resolve("conf/nginx.conf"), body.substring(0, load)
-            + "events { worker_connections 1024; }\n" + body.substring(load));
+    public static DifferentialSite nginxStream(String stream, int ports) throws Exception {
+        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-stream-nginx"), ports);
+        return site.startNginx("load_module " + STREAM_SO + ";\nevents { worker_connections 1024; }\nstream {\n"
+            + site.fill(stream) + "\n}\n");
+    }
+
+    private DifferentialSite startNginx(String conf) throws Exception {
+        Path r = root;
+        Files.writeString(r.resolve("conf/nginx.conf"), conf);
         ProcessBuilder pb = new ProcessBuilder(NGINX.toString(), "-p", r + "/", "-c", "conf/nginx.conf",
             "-e", r.resolve("logs/error.log").toString(), "-g", "daemon off; master_process off; error_log "
             + r.resolve("logs/error.log") + " info; pid " + r.resolve("logs/n.pid") + ";");
         pb.redirectErrorStream(true);
         pb.redirectOutput(r.resolve("logs/stdout.log").toFile());
-        site.nginx = pb.start();
-        site.awaitListening();
-        return site;
+        nginx = pb.start();
+        awaitListening();
+        return this;
     }
 
     /**
@@ -107,32 +132,41 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
      */
     public static DifferentialSite jinx(String name, String http) throws Exception {
-        return jinxMain(name, "http {\naccess_log off;\n" + http + "\n}\n");
+        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-jinx"), 1);
+        return site.startJinx(JINX_MAIN + "http {\naccess_log off;\n" + site.fill(http) + "\n}\n");
     }
 
     /**
-     * Starts Jinx in this JVM with {@code main} in the main context after {@code events {}}.
+     * Starts Jinx in this JVM ({@code master_process off}) with {@code stream} inside {@code stream {}}.
      *
-     * @param name what the temporary prefix is named after
-     * @param main the configuration's main context
-     * @return the running site
+     * @param stream the configuration
+     * @param ports how many free ports it names ({@code %P0%} ...)
+     * @return the running site, listening on its first port
      * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
      */
-    public static DifferentialSite jinxMain(String name, String main) throws Exception {
-        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-" + name + "-jinx"),
-            freePort());
-        Path r = site.root;
-        Files.createDirectories(r.resolve("logs"));
-        Files.createDirectories(r.resolve("conf"));
-        Files.writeString(r.resolve("conf/jinx.conf"), "master_process off;\nerror_log stderr info;\n"
-            + "pid logs/jinx.pid;\nevents { worker_connections 1024; }\n"
-            + main.replace("%PORT%", Integer.toString(site.port)));
-        PrintStream err = new PrintStream(site.jinxLog, true, StandardCharsets.ISO_8859_1);
+    public static DifferentialSite jinxStream(String stream, int ports) throws Exception {
+        DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-stream-jinx"), ports);
+        return site.startJinx(JINX_MAIN + "stream {\n" + site.fill(stream) + "\n}\n");
+    }
+
+    private DifferentialSite startJinx(String conf) throws Exception {
+        Path r = root;
+        Files.writeString(r.resolve("conf/jinx.conf"), conf);
+        PrintStream err = new PrintStream(jinxLog, true, StandardCharsets.ISO_8859_1);
         Embedded e = Embedded.builder(r).confFile(r.resolve("conf/jinx.conf")).stderr(err).build();
-        site.jinx = e;
+        jinx = e;
         e.start();
-        site.awaitListening();
-        return site;
+        awaitListening();
+        return this;
+    }
+
+    private String fill(String conf) {
+        String s = conf.replace("%PORT%", Integer.toString(ports[0]))
+            .replace("%LOG%", root.resolve("logs/access.log").toString());
+        for (int i = 0; i < ports.length; i++) {
+            s = s.replace("%P" + i + "%", Integer.toString(ports[i]));
+        }
+        return s;
     }
 
     /**
@@ -141,7 +175,28 @@ public final class DifferentialSite implements AutoCloseable {
      * @return the port
      */
     public int port() {
-        return port;
+        return ports[0];
+    }
+
+    /**
+     * Returns one of the free ports the configuration names.
+     *
+     * @param i which ({@code %Pi%})
+     * @return the port
+     */
+    public int port(int i) {
+        return ports[i];
+    }
+
+    /**
+     * Returns the access log ({@code %LOG%}) so far.
+     *
+     * @return the text, empty before the first line
+     * @throws IOException when the log cannot be read
+     */
+    public String accessLog() throws IOException {
+        Path p = root.resolve("logs/access.log");
+        return Files.exists(p) ? Files.readString(p, StandardCharsets.ISO_8859_1) : "";
     }
 
     /**
@@ -167,7 +222,7 @@ public final class DifferentialSite implements AutoCloseable {
                 throw new IOException("nginx exited: " + Files.readString(root.resolve("logs/stdout.log")));
             }
             try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                s.connect(new InetSocketAddress("127.0.0.1", ports[0]), 1000);
                 return;
             } catch (IOException e) {
                 if (System.nanoTime() > deadline) {
@@ -188,12 +243,30 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws IOException when the connection cannot be made
      */
     public String exchange(String request, int quietMs) throws IOException {
+        return exchange(0, request.getBytes(StandardCharsets.ISO_8859_1), false, quietMs);
+    }
+
+    /**
+     * Connects to port {@code i}, sends {@code data}, ends its output when {@code shut}, and reads until the server
+     * closes or sends nothing for {@code quietMs}.
+     *
+     * @param i which port ({@code %Pi%})
+     * @param data the bytes
+     * @param shut whether the client ends its output after them
+     * @param quietMs how long a silence ends the reading
+     * @return what came, then {@code [closed]}, {@code [open]} or {@code [reset]}
+     * @throws IOException when the connection cannot be made
+     */
+    public String exchange(int i, byte[] data, boolean shut, int quietMs) throws IOException {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.connect(new InetSocketAddress("127.0.0.1", ports[i]), 5000);
             s.setSoTimeout(quietMs);
             OutputStream out = s.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+            out.write(data);
             out.flush();
+            if (shut) {
+                s.shutdownOutput();
+            }
             InputStream in = s.getInputStream();
             ByteArrayOutputStream got = new ByteArrayOutputStream();
             byte[] buf = new byte[65536];

@@ -57,7 +57,7 @@ class BodyIT {
             assertEquals("len=11 body=hello world", c.response().body());
             // the body sent in pieces, later
             c.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 6\r\n\r\nab");
-            Thread.sleep(100);
+            c.awaitRead();
             c.send("cdef");
             assertEquals("len=6 body=abcdef", c.responses(2).get(1).body());
         }

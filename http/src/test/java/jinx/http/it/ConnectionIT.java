@@ -116,7 +116,7 @@ class ConnectionIT {
             assertEquals("a\n", c.responses(1).get(0).body());
             for (String part : List.of("GET /b.t", "xt HTTP/1.1\r\nHost: local", "host\r\n", "\r\n")) {
                 c.send(part);
-                Thread.sleep(50);
+                c.awaitRead();
             }
             assertEquals("b\n", c.responses(2).get(1).body());
             c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\nX-Long: " + "y".repeat(3000) + "\r\n\r\n");
@@ -139,7 +139,7 @@ class ConnectionIT {
         try (RawClient c = RawClient.connect(port)) {
             for (String part : List.of("GE", "T /b.t", "xt HTTP/1.1\r", "\nHost: local", "host\r\n", "\r\n")) {
                 c.send(part);
-                Thread.sleep(20);
+                c.awaitRead();
             }
             assertEquals("b\n", c.response().body());
         }

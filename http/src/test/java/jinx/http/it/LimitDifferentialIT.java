@@ -131,9 +131,9 @@ class LimitDifferentialIT {
     private static String whileHeld(int port, String dir) throws IOException {
         try (RawClient first = RawClient.connect(port)) {
             first.send("GET " + dir + "big.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
-            // the first request has taken its count once its header is out; its body trickles for seconds
+            // the first request has taken its count once the server has read it; its body trickles for seconds
             try {
-                Thread.sleep(300);
+                first.awaitRead();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

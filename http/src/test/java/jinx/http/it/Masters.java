@@ -66,6 +66,18 @@ final class Masters {
     }
 
     /**
+     * Sends USR1 to the master and waits until {@code processes} more "reopening logs" lines are in the error log
+     * (the master's, and each live worker's once the master's REOPEN came over its channel): then the master, and
+     * the workers through their channels, handled whatever came before. What a test waits on before it asserts
+     * that something did not happen (a respawn, a stop), instead of sleeping.
+     */
+    static void handledBefore(Process master, Site site, int processes) throws Exception {
+        int before = site.read("logs/error.log").split(": reopening logs\n", -1).length - 1;
+        Syscalls.kill(master.pid(), Platform.SIGUSR1);
+        waitForLog(site, log -> log.split(": reopening logs\n", -1).length - 1 >= before + processes);
+    }
+
+    /**
      * Waits until the master logged worker {@code pid} ready (its loop turns, READY on its channel) and returns
      * its start time, spawn to ready, in ms.
      */

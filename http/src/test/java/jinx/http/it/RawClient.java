@@ -13,6 +13,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import jinx.kernel.testsuite.ServerSide;
 
 /**
  * A client that writes raw bytes and reads raw bytes: a TCP {@link Socket} (or a UNIX-domain channel), nothing
@@ -57,6 +58,11 @@ final class RawClient implements AutoCloseable {
         s.setSoTimeout(QUIET_MS);
         s.setTcpNoDelay(true);
         return new RawClient(s, null);
+    }
+
+    /** Waits until the server accepted this TCP connection and read all that was sent on it. */
+    void awaitRead() throws InterruptedException {
+        ServerSide.awaitRead(socket);
     }
 
     /**

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
+import jinx.kernel.testsuite.ServerSide;
 
 /**
  * Signals to a real {@code bin/jinx} with {@code master_process off} (DESIGN 6a): the launcher starts the JVM
@@ -126,7 +127,7 @@ class SignalsIT {
             OutputStream out = slow.getOutputStream();
             out.write("GET / HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            Thread.sleep(300);
+            ServerSide.awaitRead(slow);
             s.site().write("html2/index.html", "new\n");
             String conf = s.site().read("conf/jinx.conf");
             s.site().write("conf/jinx.conf", conf.replace("root html;", "root html2;"));
@@ -179,7 +180,7 @@ class SignalsIT {
             OutputStream out = slow.getOutputStream();
             out.write("GET / HTTP/1.1\r\nHost: localhost\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            Thread.sleep(300);
+            ServerSide.awaitRead(slow);
             s.signal(Platform.SIGQUIT);
             waitFor(s, "gracefully shutting down");
             // the idle connection is closed, the listening socket too

@@ -25,6 +25,7 @@ import jinx.http.it.crash.ErrorModule;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.ProcessSetup;
 import jinx.kernel.os.Syscalls;
+import jinx.kernel.testsuite.ServerSide;
 
 /**
  * The worker processes of {@code master_process on} through the real {@code bin/jinx}: respawn in the same slot,
@@ -181,7 +182,9 @@ class WorkerProcessesIT {
                 stuck.setSoTimeout(30_000);
                 stuck.getOutputStream().write("GET /big.bin HTTP/1.1\r\nHost: localhost\r\n\r\n"
                     .getBytes(StandardCharsets.ISO_8859_1));
-                Thread.sleep(500);
+                // both requests are in flight on the old cycle: read by a worker
+                ServerSide.awaitRead(slow);
+                ServerSide.awaitRead(stuck);
                 site.write("conf/jinx.conf", Masters.conf(port, 2, main, "new"));
                 Syscalls.kill(p.pid(), Platform.SIGHUP);
                 // the idle keep-alive connection is closed once its worker is told to quit, not after keepalive
@@ -195,8 +198,9 @@ class WorkerProcessesIT {
                 assertTrue(r.startsWith("HTTP/1.1 200 OK\r\n"), r);
                 assertTrue(r.contains("\r\nConnection: close\r\n"), r);
                 assertTrue(r.endsWith("\r\n\r\nold"), r);
-                // the response never read is ended by the old cycle's worker_shutdown_timeout (3 s)
-                Thread.sleep(5000);
+                // the response never read is ended by the old cycle's worker_shutdown_timeout (3 s): the worker
+                // closes its end before the client reads on
+                ServerSide.awaitClosed(stuck, 15);
                 long got = 0;
                 try {
                     for (int n; (n = stuck.getInputStream().read(new byte[65536])) > 0;) {
@@ -230,11 +234,12 @@ class WorkerProcessesIT {
                 Masters.withWorkers(site, 2, (p, workers) -> {
                     try (Socket slow = connect(port)) {
                         slow.getOutputStream().write(HALF);
-                        Thread.sleep(300);
+                        ServerSide.awaitRead(slow);
                         Syscalls.kill(p.pid(), signo);
                         if (signo == Platform.SIGQUIT) {
                             Masters.waitForLog(site, log -> log.split(": gracefully shutting down\n", -1).length > 3);
-                            Thread.sleep(500);
+                            // the worker without a connection has gone through its shutdown and exited
+                            Masters.waitForLog(site, " exited with code 0\n");
                             assertTrue(p.isAlive(), "QUIT did not wait for the request in flight");
                             slow.getOutputStream().write(END);
                             String r = new String(slow.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
@@ -293,7 +298,9 @@ class WorkerProcessesIT {
                 Syscalls.kill(p.pid(), Platform.SIGWINCH);
                 Masters.waitForLog(site, ": signal 28 (SIGWINCH) received from " + ProcessHandle.current().pid()
                     + "\n");
-                Thread.sleep(1000);
+                // a QUIT for WINCH would come over the workers' channels before USR1's REOPEN
+                Masters.handledBefore(p, site, 3);
+                assertFalse(site.read("logs/error.log").contains("gracefully shutting down"));
                 for (ProcessHandle w : workers) {
                     assertTrue(w.isAlive(), "worker " + w.pid() + " stopped on WINCH in the foreground");
                 }

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import jinx.http.it.zone.ZoneCounterModule;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
+import jinx.kernel.testsuite.ServerSide;
 
 /**
  * Shared zones across two worker processes, through a module loaded with {@code load_module}
@@ -110,12 +111,15 @@ class ZoneIT {
                 // two requests that need the lock, one after the other: while it is held, the worker that takes the
                 // first waits, so the second goes to the other worker, which waits too
                 for (int i = 0; i < 2; i++) {
-                    Thread.sleep(i * 1000L);
                     Socket s = new Socket();
                     waiting.add(s);
                     s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
                     s.getOutputStream().write("GET /lock HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
                         .getBytes(StandardCharsets.ISO_8859_1));
+                    if (i == 0) {
+                        // taken by a worker, which now waits for the lock, before the second one connects
+                        ServerSide.awaitRead(s);
+                    }
                     s.setSoTimeout(1500);
                 }
                 for (Socket s : waiting) {

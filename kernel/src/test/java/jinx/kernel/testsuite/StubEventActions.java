@@ -7,11 +7,13 @@ import jinx.kernel.spi.EventActions;
 
 /**
  * A method table that registers nothing and reports the flags it was given: a loop for I/O tests that set the
- * event flags themselves ({@link ConnectionIoContract}).
+ * event flags themselves ({@link ConnectionIoContract}); one that marks an event active while it is added, for
+ * code that checks whether its event is registered (the HTTP filters' and request body tests).
  */
 public final class StubEventActions implements EventActions {
 
     private final int flags;
+    private final boolean marksActive;
 
     /**
      * A table reporting {@code flags}.
@@ -19,7 +21,19 @@ public final class StubEventActions implements EventActions {
      * @param flags the method's flags ({@link EventActions#USE_EPOLL_EVENT} and kin)
      */
     public StubEventActions(int flags) {
+        this(flags, false);
+    }
+
+    /**
+     * A table reporting {@code flags} that, when {@code marksActive}, sets an event's {@code active} on add and
+     * clears it on del, as a real method does.
+     *
+     * @param flags the method's flags
+     * @param marksActive whether add and del mark the event
+     */
+    public StubEventActions(int flags, boolean marksActive) {
         this.flags = flags;
+        this.marksActive = marksActive;
     }
 
     @Override
@@ -32,10 +46,16 @@ public final class StubEventActions implements EventActions {
 
     @Override
     public void add(Event ev, int kind, int f) {
+        if (marksActive) {
+            ev.active = true;
+        }
     }
 
     @Override
     public void del(Event ev, int kind, int f) {
+        if (marksActive) {
+            ev.active = false;
+        }
     }
 
     @Override

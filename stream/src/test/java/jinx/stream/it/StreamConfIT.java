@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Embedded;
+import jinx.testkit.DifferentialSite;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -97,9 +98,9 @@ class StreamConfIT {
 
     private static String nginx(Path dir, String stream) throws Exception {
         Path conf = dir.resolve("nginx.conf");
-        Files.writeString(conf, "load_module " + StreamSite.STREAM_SO + ";\nevents { worker_connections 64; }\n"
+        Files.writeString(conf, "load_module " + DifferentialSite.STREAM_SO + ";\nevents { worker_connections 64; }\n"
             + "stream {\n" + stream + "\n}\n", StandardCharsets.ISO_8859_1);
-        Process p = new ProcessBuilder(StreamSite.NGINX.toString(), "-t", "-p", dir + "/", "-c", conf.toString(),
+        Process p = new ProcessBuilder(DifferentialSite.NGINX.toString(), "-t", "-p", dir + "/", "-c", conf.toString(),
             "-e", dir.resolve("error.log").toString(), "-g", "pid " + dir.resolve("n.pid") + "; error_log "
             + dir.resolve("error.log") + ";").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
@@ -117,7 +118,7 @@ class StreamConfIT {
     @Test
     @Timeout(180)
     void errorsAreNginxsWordForWord() throws Exception {
-        assumeTrue(StreamSite.nginxAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
+        assumeTrue(DifferentialSite.nginxStreamAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
         List<String> diffs = new ArrayList<>();
         for (String bad : BAD) {
             Path dir = Files.createTempDirectory("jinx-stream-conf");

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.testkit.DifferentialSite;
 import jinx.testkit.FakeDns;
 
 /**
@@ -26,6 +27,9 @@ import jinx.testkit.FakeDns;
  */
 @Tag("slow")
 class StreamDifferentialIT {
+
+    /** The free ports the configuration names, %P0% to %P20%. */
+    static final int PORTS = 24;
 
     static final String STREAM = """
         log_format basic '$remote_addr $protocol $status $bytes_sent $bytes_received "$upstream_addr" '
@@ -126,21 +130,21 @@ class StreamDifferentialIT {
     @Test
     @Timeout(180)
     void nginxAndJinxRelayAndLogTheSame() throws Exception {
-        assumeTrue(StreamSite.nginxAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
+        assumeTrue(DifferentialSite.nginxStreamAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
         try (Backend echo = new Backend(Backend.Mode.ECHO); Backend late = new Backend(Backend.Mode.LATE);
              Backend silent = new Backend(Backend.Mode.SILENT); FakeDns dns = FakeDns.start(StreamDifferentialIT::dns)) {
-            int dead = StreamSite.freePort();
+            int dead = DifferentialSite.freePort();
             String conf = STREAM.replace("%ECHO%", Integer.toString(echo.port()))
                 .replace("%LATE%", Integer.toString(late.port()))
                 .replace("%SILENT%", Integer.toString(silent.port()))
                 .replace("%DEAD%", Integer.toString(dead))
                 .replace("%DNS%", Integer.toString(dns.port()));
             List<String> nginx;
-            try (StreamSite site = StreamSite.nginx(conf, 0)) {
+            try (DifferentialSite site = DifferentialSite.nginxStream(conf, PORTS)) {
                 nginx = run(site);
             }
             List<String> jinx;
-            try (StreamSite site = StreamSite.jinx(conf, 0)) {
+            try (DifferentialSite site = DifferentialSite.jinxStream(conf, PORTS)) {
                 jinx = run(site);
             }
             StringBuilder report = new StringBuilder();
@@ -176,7 +180,7 @@ class StreamDifferentialIT {
         };
     }
 
-    private static List<String> run(StreamSite site) throws Exception {
+    private static List<String> run(DifferentialSite site) throws Exception {
         List<String> out = new ArrayList<>();
         // the probe that saw the port open is a session too: let its lines be written before the first case
         Thread.sleep(500);
@@ -203,7 +207,7 @@ class StreamDifferentialIT {
         return out;
     }
 
-    private static String awaitLine(StreamSite site, int from) throws Exception {
+    private static String awaitLine(DifferentialSite site, int from) throws Exception {
         long deadline = System.nanoTime() + 5_000_000_000L;
         for (;;) {
             String a = site.accessLog();
@@ -230,7 +234,7 @@ class StreamDifferentialIT {
         "forbidden", "no live upstreams", "limiting", "resolve", "in upstream"};
 
     /** The error lines about the session, without the time, pid and numbers. */
-    private static String sessionLines(StreamSite site, String errors) {
+    private static String sessionLines(DifferentialSite site, String errors) {
         List<String> lines = new ArrayList<>();
         for (String l : errors.split("\n")) {
             Matcher m = LINE.matcher(l);
@@ -249,9 +253,9 @@ class StreamDifferentialIT {
     }
 
     /** The site's own ports by name, ephemeral ports and connection numbers masked. */
-    private static String mask(StreamSite site, String text) {
+    private static String mask(DifferentialSite site, String text) {
         String t = text.replaceAll("\\*\\d+ ", "*N ");
-        for (int i = 0; i < StreamSite.PORTS; i++) {
+        for (int i = 0; i < PORTS; i++) {
             t = t.replace(":" + site.port(i), ":P" + i).replace(" " + site.port(i), " P" + i);
         }
         t = t.replaceAll("(PROXY TCP4 \\S+ \\S+ )\\d+ ", "$1EPH ");

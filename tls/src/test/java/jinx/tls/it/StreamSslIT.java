@@ -1,11 +1,6 @@
 package jinx.tls.it;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,11 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @Tag("slow")
 class StreamSslIT {
 
-    static final Path STREAM_SO = Path.of("/usr/lib/nginx/modules/ngx_stream_module.so");
-
     static final String BACKEND = """
-        http {
-            access_log off;
             server {
                 listen 127.0.0.1:%PORT% ssl;
                 listen 127.0.0.1:%PP% ssl proxy_protocol;
@@ -58,14 +49,12 @@ class StreamSslIT {
                 listen 127.0.0.1:%PLAIN%;
                 location / { return 200 "plain\\n"; }
             }
-        }
         """;
 
     static final String FRONT = """
-        stream {
             upstream tlsback { server 127.0.0.1:%B%; }
             proxy_ssl_protocols TLSv1.2 TLSv1.3;
-            server { listen 127.0.0.1:%PORT%; proxy_pass 127.0.0.1:%B%; proxy_ssl on; proxy_ssl_session_reuse off; }
+            server { listen 127.0.0.1:%P0%; proxy_pass 127.0.0.1:%B%; proxy_ssl on; proxy_ssl_session_reuse off; }
             server {
                 listen 127.0.0.1:%P1%; proxy_pass tlsback; proxy_ssl on; proxy_ssl_server_name on;
                 proxy_ssl_session_reuse off;
@@ -85,11 +74,10 @@ class StreamSslIT {
             }
             server { listen 127.0.0.1:%P5%; proxy_pass 127.0.0.1:%B%; proxy_ssl on; }
             server { listen 127.0.0.1:%P6%; proxy_pass 127.0.0.1:%PLAIN%; proxy_ssl on; }
-        }
         """;
 
     private static final String[][] CASES = {
-        {"no server name", "PORT", "/a"},
+        {"no server name", "P0", "/a"},
         {"an upstream's name", "P1", "/b"},
         {"verified, proxy_ssl_name sent", "P2", "/c"},
         {"verification: another name", "P3", "/d"},
@@ -106,26 +94,23 @@ class StreamSslIT {
     @Timeout(300)
     void jinxProxiesStreamsOverTlsAsNginxDoes() throws Exception {
         assumeTrue(Files.isExecutable(DifferentialSite.NGINX), "nginx is not installed (.ci/run installs it)");
-        assumeTrue(Files.exists(STREAM_SO), "libnginx-mod-stream is not installed (.ci/run installs it)");
+        assumeTrue(DifferentialSite.nginxStreamAvailable(), "libnginx-mod-stream is not installed (.ci/run installs it)");
         TestCerts certs = TestCerts.make(dir);
         String certsDir = certs.dir.toAbsolutePath().toString();
-        List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < 9; i++) {
-            ports.add(DifferentialSite.freePort());
-        }
+        int pp = DifferentialSite.freePort();
+        int plain = DifferentialSite.freePort();
         List<String> fromNginx;
         List<String> fromJinx;
         String nginxLog;
         String jinxLog;
-        try (DifferentialSite backend = backend(certsDir, ports);
-             DifferentialSite nginx = DifferentialSite.nginxMain("stream-ssl", "load_module " + STREAM_SO + ";\n"
-                 + front(certsDir, backend, ports))) {
-            fromNginx = run(nginx, ports);
+        try (DifferentialSite backend = backend(certsDir, pp, plain);
+             DifferentialSite nginx = DifferentialSite.nginxStream(front(certsDir, backend, pp, plain), 7)) {
+            fromNginx = run(nginx);
             nginxLog = nginx.errorLog();
         }
-        try (DifferentialSite backend = backend(certsDir, ports);
-             DifferentialSite jinx = DifferentialSite.jinxMain("stream-ssl", front(certsDir, backend, ports))) {
-            fromJinx = run(jinx, ports);
+        try (DifferentialSite backend = backend(certsDir, pp, plain);
+             DifferentialSite jinx = DifferentialSite.jinxStream(front(certsDir, backend, pp, plain), 7)) {
+            fromJinx = run(jinx);
             jinxLog = jinx.errorLog();
         }
         List<String> differences = new ArrayList<>();
@@ -153,25 +138,21 @@ class StreamSslIT {
         assertTrue(!jinxLog.contains("[alert]") && !jinxLog.contains("Exception"), jinxLog);
     }
 
-    private static DifferentialSite backend(String certs, List<Integer> ports) throws Exception {
-        return DifferentialSite.nginxMain("stream-ssl-backend", BACKEND.replace("%CERTS%", certs)
-            .replace("%PP%", ports.get(7).toString()).replace("%PLAIN%", ports.get(8).toString()));
+    private static DifferentialSite backend(String certs, int pp, int plain) throws Exception {
+        return DifferentialSite.nginx("stream-ssl-backend", BACKEND.replace("%CERTS%", certs)
+            .replace("%PP%", Integer.toString(pp)).replace("%PLAIN%", Integer.toString(plain)));
     }
 
-    private static String front(String certs, DifferentialSite backend, List<Integer> ports) {
-        String s = FRONT.replace("%CERTS%", certs).replace("%B%", Integer.toString(backend.port()))
-            .replace("%PP%", ports.get(7).toString()).replace("%PLAIN%", ports.get(8).toString());
-        for (int i = 1; i <= 6; i++) {
-            s = s.replace("%P" + i + "%", ports.get(i).toString());
-        }
-        return s;
+    private static String front(String certs, DifferentialSite backend, int pp, int plain) {
+        return FRONT.replace("%CERTS%", certs).replace("%B%", Integer.toString(backend.port()))
+            .replace("%PP%", Integer.toString(pp)).replace("%PLAIN%", Integer.toString(plain));
     }
 
-    private static List<String> run(DifferentialSite site, List<Integer> ports) throws IOException {
+    private static List<String> run(DifferentialSite site) throws IOException {
         List<String> out = new ArrayList<>();
         for (String[] c : CASES) {
-            int port = c[1].equals("PORT") ? site.port() : ports.get(Integer.parseInt(c[1].substring(1)));
-            String got = normalize(exchange(port, "GET " + c[2] + " HTTP/1.0\r\n\r\n"));
+            byte[] request = ("GET " + c[2] + " HTTP/1.0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+            String got = normalize(site.exchange(Integer.parseInt(c[1].substring(1)), request, false, 5000));
             if (c[1].equals("P6")) {
                 // the handshake fails before the client's bytes were read: nginx's close came as a FIN, Jinx's as
                 // a reset (the unread bytes); what is compared is that nothing came back
@@ -186,27 +167,5 @@ class StreamSslIT {
 
     private static String normalize(String raw) {
         return MASKED.matcher(raw.replaceAll("127\\.0\\.0\\.1:\\d+", "ADDR")).replaceAll("$1: X");
-    }
-
-    private static String exchange(int port, String request) throws IOException {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-            s.setSoTimeout(5000);
-            s.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
-            InputStream in = s.getInputStream();
-            ByteArrayOutputStream got = new ByteArrayOutputStream();
-            byte[] buf = new byte[8192];
-            String end = "[closed]";
-            try {
-                for (int n; (n = in.read(buf)) > 0; ) {
-                    got.write(buf, 0, n);
-                }
-            } catch (SocketTimeoutException e) {
-                end = "[open]";
-            } catch (IOException e) {
-                end = "[reset]";
-            }
-            return got.toString(StandardCharsets.ISO_8859_1) + end;
-        }
     }
 }

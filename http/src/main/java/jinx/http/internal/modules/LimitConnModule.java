@@ -2,7 +2,6 @@ package jinx.http.internal.modules;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +12,6 @@ import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
-import jinx.http.spi.Phase;
 import jinx.kernel.ConfException;
 import jinx.kernel.Cycle;
 import jinx.kernel.LogLevel;
@@ -108,7 +106,7 @@ public final class LimitConnModule implements JinxModule, HttpModule {
     }
 
     private final List<Directive<?>> directives;
-    private Map<String, LimitZone> zones = new HashMap<>();
+    private final LimitZones zones = new LimitZones(NAME, " in limit_conn_zone \"", true);
     private int ctxIndex = -1;
 
     /**
@@ -172,23 +170,19 @@ public final class LimitConnModule implements JinxModule, HttpModule {
 
     @Override
     public void preconfiguration(HttpConfig cf) throws ConfException {
-        zones = new HashMap<>();
-        cf.addVariable("limit_conn_status", (r, n) -> r instanceof CoreRequest cr && cr.limitConnStatus != 0
-            ? STATUS[cr.limitConnStatus - 1] : null, HttpConfig.VAR_NOCACHEABLE);
+        zones.preconfiguration(cf, "limit_conn_status",
+            (r, n) -> r instanceof CoreRequest cr && cr.limitConnStatus != 0 ? STATUS[cr.limitConnStatus - 1] : null);
     }
 
     @Override
     public void postconfiguration(HttpConfig cf) throws ConfException {
         ctxIndex = cf.ctxIndex(this);
-        LimitZone.checkSized(cf.cycle(), NAME, zones);
-        cf.addPhaseHandler(Phase.PREACCESS, this::handler);
+        zones.postconfiguration(cf, this::handler);
     }
 
     @Override
     public void initModule(Cycle cycle) {
-        for (LimitZone z : zones.values()) {
-            z.table.init(" in limit_conn_zone \"" + z.name + "\"", true);
-        }
+        zones.init();
     }
 
     /** {@code limit_req_status} and {@code limit_conn_status}: nginx's number slot bounded to 400..599. */
@@ -214,8 +208,7 @@ public final class LimitConnModule implements JinxModule, HttpModule {
             throw new ConfException("invalid parameter \"" + v + "\"");
         }
         LimitZone.Arg zone = LimitZone.parse(v);
-        SharedZone shm = LimitZone.declare(cf, zone.name(), zone.size(), NAME, zones);
-        zones.put(zone.name(), new LimitZone(zone.name(), key, 0, new ShmTable(shm, 8)));
+        zones.add(cf, zone, key, 0, 8);
     }
 
     /** {@code limit_conn}: nginx's {@code ngx_http_limit_conn()}. */
@@ -237,7 +230,7 @@ public final class LimitConnModule implements JinxModule, HttpModule {
         if (n > 65535) {
             throw new ConfException("connection limit must be less 65536");
         }
-        conf.limits.add(new Limit(name, n, zones));
+        conf.limits.add(new Limit(name, n, zones.byName()));
     }
 
     /**

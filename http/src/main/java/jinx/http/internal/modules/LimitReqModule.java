@@ -1,7 +1,6 @@
 package jinx.http.internal.modules;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,7 +14,6 @@ import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
-import jinx.http.spi.Phase;
 import jinx.kernel.ConfException;
 import jinx.kernel.Connection;
 import jinx.kernel.Cycle;
@@ -23,7 +21,6 @@ import jinx.kernel.Event;
 import jinx.kernel.LogLevel;
 import jinx.kernel.LoopLocal;
 import jinx.kernel.Rc;
-import jinx.kernel.SharedZone;
 import jinx.kernel.ZoneLock;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
@@ -92,8 +89,7 @@ public final class LimitReqModule implements JinxModule, HttpModule {
     }
 
     private final List<Directive<?>> directives;
-    /** This configuration's zones by name; a new map for every cycle. */
-    private Map<String, LimitZone> zones = new HashMap<>();
+    private final LimitZones zones = new LimitZones(NAME, " in limit_req zone \"", false);
     private int ctxIndex = -1;
 
     /**
@@ -157,23 +153,19 @@ public final class LimitReqModule implements JinxModule, HttpModule {
 
     @Override
     public void preconfiguration(HttpConfig cf) throws ConfException {
-        zones = new HashMap<>();
-        cf.addVariable("limit_req_status", (r, n) -> r instanceof CoreRequest cr && cr.limitReqStatus != 0
-            ? STATUS[cr.limitReqStatus - 1] : null, HttpConfig.VAR_NOCACHEABLE);
+        zones.preconfiguration(cf, "limit_req_status",
+            (r, n) -> r instanceof CoreRequest cr && cr.limitReqStatus != 0 ? STATUS[cr.limitReqStatus - 1] : null);
     }
 
     @Override
     public void postconfiguration(HttpConfig cf) throws ConfException {
         ctxIndex = cf.ctxIndex(this);
-        LimitZone.checkSized(cf.cycle(), NAME, zones);
-        cf.addPhaseHandler(Phase.PREACCESS, this::handler);
+        zones.postconfiguration(cf, this::handler);
     }
 
     @Override
     public void initModule(Cycle cycle) {
-        for (LimitZone z : zones.values()) {
-            z.table.init(" in limit_req zone \"" + z.name + "\"", false);
-        }
+        zones.init();
     }
 
     /** {@code limit_req_zone}: nginx's {@code ngx_http_limit_req_zone()}. */
@@ -204,9 +196,7 @@ public final class LimitReqModule implements JinxModule, HttpModule {
         if (zone == null) {
             throw new ConfException("\"" + cf.name() + "\" must have \"zone\" parameter");
         }
-        SharedZone shm = LimitZone.declare(cf, zone.name(), zone.size(), NAME, zones);
-        zones.put(zone.name(), new LimitZone(zone.name(), key, rate * 1000 / scale,
-            new ShmTable(shm, LeakyBucket.PAYLOAD)));
+        zones.add(cf, zone, key, rate * 1000 / scale, LeakyBucket.PAYLOAD);
     }
 
     /** {@code limit_req}: nginx's {@code ngx_http_limit_req()}. */
@@ -245,7 +235,7 @@ public final class LimitReqModule implements JinxModule, HttpModule {
                 throw new ConfException("\"" + cf.name() + "\" directive is duplicate");
             }
         }
-        conf.limits.add(new Limit(name, burst * 1000, delay * 1000, zones));
+        conf.limits.add(new Limit(name, burst * 1000, delay * 1000, zones.byName()));
     }
 
     /**

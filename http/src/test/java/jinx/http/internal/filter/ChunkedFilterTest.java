@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import jinx.http.HttpRequest;
+import jinx.http.internal.variables.FakeRequest;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Rc;
@@ -27,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(10)
 class ChunkedFilterTest {
 
-    private TestRequest r;
+    private FakeRequest r;
     private final StringBuilder wire = new StringBuilder();
     private final List<Buf> passed = new ArrayList<>();
     private boolean lastSeen;
@@ -35,7 +36,8 @@ class ChunkedFilterTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        r = new TestRequest();
+        r = FakeRequest.onSocketPair();
+        r.writer = new WriteFilterModule(FakeRequest.WRITE_CTX);
     }
 
     @AfterEach

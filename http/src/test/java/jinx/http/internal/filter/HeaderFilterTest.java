@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.variables.FakeRequest;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Rc;
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(10)
 class HeaderFilterTest {
 
-    private TestRequest r;
+    private FakeRequest r;
     private String sent;
     private Buf sentBuf;
     private int calls;
@@ -37,7 +38,8 @@ class HeaderFilterTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        r = new TestRequest();
+        r = FakeRequest.onSocketPair();
+        r.writer = new WriteFilterModule(FakeRequest.WRITE_CTX);
         filter = new HeaderFilterModule("1.2.3", r.writer, (req, in) -> {
             calls++;
             sentBuf = in.buf;

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
+import jinx.http.internal.variables.FakeRequest;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.Rc;
@@ -31,11 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(20)
 class WriteFilterTest {
 
-    private TestRequest r;
+    private FakeRequest r;
 
     @BeforeEach
     void setUp() throws Exception {
-        r = new TestRequest();
+        r = FakeRequest.onSocketPair();
+        r.writer = new WriteFilterModule(FakeRequest.WRITE_CTX);
     }
 
     @AfterEach
@@ -110,21 +112,21 @@ class WriteFilterTest {
     @Test
     void aPushWithNothingPendingIsAnAlert() {
         assertEquals(Rc.ERROR, r.writer.write(r, null));
-        assertTrue(r.logText().contains("[alert] "), r.logText());
-        assertTrue(r.logText().contains("the http output chain is empty"), r.logText());
+        assertTrue(r.errors().contains("[alert] "), r.errors());
+        assertTrue(r.errors().contains("the http output chain is empty"), r.errors());
     }
 
     @Test
     void aFlagOnlyChainWithNothingPendingIsFine() {
         assertEquals(Rc.OK, write(flag(true, false)));
-        assertEquals("", r.logText());
+        assertEquals("", r.errors());
     }
 
     @Test
     void aZeroSizeBufferIsAnAlert() {
         Buf empty = Buf.of(ByteBuffer.allocateDirect(4).limit(0));
         assertEquals(Rc.ERROR, write(empty));
-        assertTrue(r.logText().contains("zero size buf in writer"), r.logText());
+        assertTrue(r.errors().contains("zero size buf in writer"), r.errors());
     }
 
     @Test

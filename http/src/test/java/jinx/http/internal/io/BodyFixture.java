@@ -18,15 +18,16 @@ import jinx.http.internal.core.HttpCoreSrvConf;
 import jinx.http.internal.request.BufferPool;
 import jinx.http.internal.request.CoreRequest;
 import jinx.http.internal.request.HttpConnection;
+import jinx.http.internal.variables.FakeRequest;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
-import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
 import jinx.kernel.MemoryConnection;
 import jinx.kernel.SocketIo;
 import jinx.kernel.os.NativeIoException;
 import jinx.kernel.spi.EventActions;
+import jinx.kernel.testsuite.StubEventActions;
 
 /**
  * An engine request over an in-memory connection ({@link MemoryConnection}) for the body tests: the loop runs a
@@ -53,12 +54,12 @@ final class BodyFixture implements AutoCloseable {
     BodyFixture() throws Exception {
         log = ErrorLog.open(List.of(new ErrorLog.Target(null, LogLevel.DEBUG)),
                             new PrintStream(logBytes, true, StandardCharsets.ISO_8859_1));
-        loop = new EventLoop(null, new StubActions(), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
+        loop = new EventLoop(null, new StubEventActions(EPOLL, true), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
         peer = MemoryConnection.open(loop, log);
         c = peer.connection();
         c.number = 9;
         c.addrText("unix:");
-        defaults(clcf);
+        FakeRequest.defaults(clcf);
         cscf.serverName = "localhost";
 
         Constructor<HttpConnection> hcNew = HttpConnection.class.getDeclaredConstructor(Connection.class,
@@ -85,24 +86,6 @@ final class BodyFixture implements AutoCloseable {
         c.read.ready = true;
         c.read.available = -1;
         c.write.ready = true;
-    }
-
-    static HttpCoreLocConf defaults(HttpCoreLocConf l) {
-        l.clientMaxBodySize = 1024 * 1024;
-        l.clientBodyBufferSize = 16 * 1024;
-        l.clientBodyTimeout = 60_000;
-        l.clientBodyInFileOnly = HttpCoreLocConf.BODY_FILE_OFF;
-        l.clientBodyInSingleBuffer = 0;
-        l.lingeringTimeout = 5_000;
-        l.lingeringTime = 30_000;
-        l.lingeringClose = HttpCoreLocConf.LINGERING_ON;
-        l.keepaliveTimeout = 75_000;
-        l.sendTimeout = 60_000;
-        l.postponeOutput = 1460;
-        l.sendfileMaxChunk = 2 * 1024 * 1024;
-        l.limitRate = 0;
-        l.limitRateAfter = 0;
-        return l;
     }
 
     /** A {@code Content-Length} body. */
@@ -185,48 +168,5 @@ final class BodyFixture implements AutoCloseable {
         }
         loop.done();
         SocketIo.release(loop);
-    }
-
-    /** A method table that registers nothing and reports epoll's flags. */
-    static final class StubActions implements EventActions {
-
-        @Override
-        public void init(EventLoop l) {
-        }
-
-        @Override
-        public void done() {
-        }
-
-        @Override
-        public void add(Event ev, int kind, int f) {
-            ev.active = true;
-        }
-
-        @Override
-        public void del(Event ev, int kind, int f) {
-            ev.active = false;
-        }
-
-        @Override
-        public void addConnection(Connection conn) {
-        }
-
-        @Override
-        public void delConnection(Connection conn, int f) {
-        }
-
-        @Override
-        public void notify(Runnable handler) {
-        }
-
-        @Override
-        public void processEvents(long timer, int f) {
-        }
-
-        @Override
-        public int flags() {
-            return EPOLL;
-        }
     }
 }

@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+
 /**
  * The access module on the fixture's UNIX-domain clients ({@code $remote_addr} is {@code unix:}): {@code unix:} and
  * {@code all} rules, first match wins, inheritance, {@code limit_except}, {@code satisfy any}, the log line, and the
@@ -23,13 +25,13 @@ class AccessModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         for (String name : new String[] {"deny", "all", "allow", "inet", "in", "own", "ipv4only", "index.html"}) {
             Files.writeString(root.resolve(name), name);
         }
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
             + server + "\n}\n");
     }
 

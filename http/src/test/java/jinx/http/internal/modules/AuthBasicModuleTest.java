@@ -14,6 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
+
 /**
  * The auth_basic module: every password scheme of an htpasswd file (the hashes made by {@code openssl passwd} and
  * by the system's {@code crypt(3)}), the 401 with its realm, the file's format, a missing file, {@code off} and
@@ -40,7 +43,7 @@ class AuthBasicModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         StringBuilder file = new StringBuilder("# a comment\n\n");
@@ -50,7 +53,7 @@ class AuthBasicModuleTest {
         file.append("last:{PLAIN}nonewline");
         Files.writeString(root.resolve("htpasswd"), file.toString());
         Files.writeString(root.resolve("index.html"), "in");
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
             + server + "\n}\n");
     }
 
@@ -61,7 +64,7 @@ class AuthBasicModuleTest {
         }
     }
 
-    private ModulesFixture.Response get(String uri, String user, String password) throws Exception {
+    private Responses.Response get(String uri, String user, String password) throws Exception {
         String auth = user == null ? "" : "Authorization: Basic " + Base64.getEncoder().encodeToString(
             (user + ":" + password).getBytes(StandardCharsets.ISO_8859_1)) + "\r\n";
         return f.get("GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n" + auth + "Connection: close\r\n\r\n");
@@ -73,7 +76,7 @@ class AuthBasicModuleTest {
         start("auth_basic \"Zone $server_name\";\n auth_basic_user_file " + root.resolve("htpasswd") + ";");
         for (String[] u : USERS) {
             assertEquals(200, get("/", u[0], u[1]).status(), u[0]);
-            ModulesFixture.Response r = get("/", u[0], u[1] + "x");
+            Responses.Response r = get("/", u[0], u[1] + "x");
             assertEquals(401, r.status(), u[0]);
             assertEquals("Basic realm=\"Zone localhost\"", r.header("WWW-Authenticate"));
         }
@@ -85,7 +88,7 @@ class AuthBasicModuleTest {
     @Timeout(20)
     void missingOrUnknownCredentials() throws Exception {
         start("auth_basic on;\n auth_basic_user_file " + root.resolve("htpasswd") + ";");
-        ModulesFixture.Response r = get("/", null, null);
+        Responses.Response r = get("/", null, null);
         assertEquals(401, r.status());
         assertEquals("Basic realm=\"on\"", r.header("WWW-Authenticate"));
         assertEquals(401, get("/", "nobody", "x").status());
@@ -112,7 +115,7 @@ class AuthBasicModuleTest {
         assertEquals(500, get("/dir/", "plain", "secret").status());
         assertTrue(f.log().contains("[crit]"), f.log());
         assertTrue(f.log().contains("pread() \"" + root + "\" failed (21: Is a directory)"), f.log());
-        ModulesFixture.Response any = get("/any/", null, null);
+        Responses.Response any = get("/any/", null, null);
         assertEquals(404, any.status());
         assertNull(any.header("WWW-Authenticate"));
     }

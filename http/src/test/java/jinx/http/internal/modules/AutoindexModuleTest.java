@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import jinx.http.internal.request.EngineFixture;
 import jinx.http.internal.request.LocalConnection;
+import jinx.http.internal.request.Responses;
 
 import static jinx.http.internal.modules.StaticModuleTest.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +32,7 @@ class AutoindexModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         Path d = Files.createDirectories(root.resolve("d"));
@@ -40,7 +42,7 @@ class AutoindexModuleTest {
         write(d.resolve(".hidden"), new byte[1]);
         Path sub = Files.createDirectories(d.resolve("sub dir"));
         Files.setLastModifiedTime(sub, FileTime.from(Instant.ofEpochSecond(MTIME)));
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
             + server + "\n}\n");
     }
 
@@ -60,7 +62,7 @@ class AutoindexModuleTest {
     @Timeout(20)
     void htmlListing() throws Exception {
         start("autoindex on;");
-        ModulesFixture.Response r = f.get(get("/d/"));
+        Responses.Response r = f.get(get("/d/"));
         assertEquals(200, r.status());
         assertEquals("text/html", r.header("Content-Type"));
         assertNull(r.header("Content-Length"));
@@ -86,7 +88,7 @@ class AutoindexModuleTest {
         assertTrue(html.contains(" 09-Sep-2001 01:46       -\r\n"), html);
         String json = "[\r\n{ \"name\":\"sub dir\", \"type\":\"directory\", \"mtime\":\"Sun, 09 Sep 2001 01:46:40 GMT\" },"
             + "\r\n{ \"name\":\"a&b.txt\", \"type\":\"file\", \"mtime\":\"Sun, 09 Sep 2001 01:46:40 GMT\", \"size\":5 },";
-        ModulesFixture.Response r = f.get(get("/j/"));
+        Responses.Response r = f.get(get("/j/"));
         assertEquals("application/json", r.header("Content-Type"));
         String listing = body("/j/");
         assertTrue(listing.startsWith(json), listing);

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import jinx.http.internal.request.BufferPool;
+import jinx.http.internal.request.EngineFixture;
 import jinx.http.internal.request.LocalConnection;
+import jinx.http.internal.request.Responses;
 
 import static jinx.http.internal.modules.StaticModuleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,7 +33,7 @@ class FileCopyTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
     private String big;
 
     @BeforeEach
@@ -43,7 +45,7 @@ class FileCopyTest {
         big = sb.substring(0, BIG);
         write(root.resolve("big.txt"), big);
         write(root.resolve("r.txt"), RangeFilterTest.BODY);
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
             + " root " + root + ";\n location /nosf/ { sendfile off; alias " + root + "/; }\n}\n");
     }
 
@@ -121,8 +123,8 @@ class FileCopyTest {
     void moreRangesThanReadBuffersAsWithSendfile() throws Exception {
         String ranges = "GET %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
             + "Range: bytes=0-0,2-3,5-7,9-9,11-12,-2\r\n\r\n";
-        ModulesFixture.Response without = f.get(String.format(ranges, "/nosf/r.txt"));
-        ModulesFixture.Response with = f.get(String.format(ranges, "/r.txt"));
+        Responses.Response without = f.get(String.format(ranges, "/nosf/r.txt"));
+        Responses.Response with = f.get(String.format(ranges, "/r.txt"));
         assertEquals(206, without.status());
         String b = boundary(without);
         String expected = part(b, "0-0", "0") + part(b, "2-3", "23") + part(b, "5-7", "567") + part(b, "9-9", "9")
@@ -136,7 +138,7 @@ class FileCopyTest {
         assertFalse(f.log().contains("[alert]"), f.log());
     }
 
-    private static String boundary(ModulesFixture.Response r) {
+    private static String boundary(Responses.Response r) {
         String type = r.header("Content-Type");
         return type.substring(type.indexOf("boundary=") + 9);
     }

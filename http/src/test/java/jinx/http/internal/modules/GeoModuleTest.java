@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+
 /**
  * The geo module with the address in {@code $arg_ip}: longest-prefix networks (IPv4 and IPv6), default, delete,
  * include, ranges with a split range, proxy with and without recursion, an invalid address, and nginx's errors and
@@ -22,10 +24,10 @@ class GeoModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String http) throws Exception {
-        f = new ModulesFixture(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root
+        f = EngineFixture.modules(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root
             + ";\n location / { return 200 \"$g\"; }\n}\n");
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import jinx.http.HeadersOut;
 import jinx.http.HttpHeaders;
+import jinx.http.internal.request.EngineFixture;
 import jinx.http.internal.request.LocalConnection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,7 +34,7 @@ class GzipFilterTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     @AfterEach
     void stop() throws Exception {
@@ -110,7 +111,7 @@ class GzipFilterTest {
         for (int size : sizes) {
             Files.writeString(root.resolve("f" + size + ".txt"), sb.substring(0, size));
         }
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n root " + root + ";\n gzip on;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n root " + root + ";\n gzip on;\n"
             + " gzip_types text/plain;\n gzip_buffers 2 1k;\n location /l9/ { alias " + root + "/;"
             + " gzip_comp_level 9; }\n}\n");
         for (String prefix : new String[] {"/", "/l9/"}) {
@@ -140,7 +141,7 @@ class GzipFilterTest {
     }
 
     private void assertRefused(String directive, String text) {
-        Exception e = assertThrows(Exception.class, () -> new ModulesFixture("server {\n listen 127.0.0.1:8080;\n"
+        Exception e = assertThrows(Exception.class, () -> EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n"
             + " root " + root + ";\n" + directive + "\n}\n").close());
         assertTrue(String.valueOf(e.getMessage()).contains(text), e.getMessage());
     }

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import jinx.http.internal.parse.HttpTime;
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
 import jinx.http.internal.variables.TimeFormats;
 
 import static jinx.http.internal.modules.StaticModuleTest.MTIME;
@@ -27,11 +29,11 @@ class HeadersFilterTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String http, String server) throws Exception {
         write(root.resolve("a.html"), "a");
-        f = new ModulesFixture(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
+        f = EngineFixture.modules(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
             + " server_tokens off;\n root " + root + ";\n" + server + "\n}\n");
     }
 
@@ -66,7 +68,7 @@ class HeadersFilterTest {
     void addHeaderOnlyForSuccessAndRedirectsUnlessAlways() throws Exception {
         start("", "add_header X-Plain p;\n add_header X-Always a always;\n"
             + " location /r { return 302 /x; }\n location /n { return 204; }");
-        ModulesFixture.Response r = f.get(get("/missing"));
+        Responses.Response r = f.get(get("/missing"));
         assertEquals(404, r.status());
         assertNull(r.header("X-Plain"));
         assertEquals("a", r.header("X-Always"));
@@ -83,7 +85,7 @@ class HeadersFilterTest {
         start("add_header X-Http h;", "add_header X-Server s;\n"
             + " location /own { add_header X-Loc l; return 200 own; }\n"
             + " location /inherit { return 200 inherit; }");
-        ModulesFixture.Response r = f.get(get("/own"));
+        Responses.Response r = f.get(get("/own"));
         assertEquals("l", r.header("X-Loc"));
         assertNull(r.header("X-Server"));
         assertNull(r.header("X-Http"));
@@ -96,7 +98,7 @@ class HeadersFilterTest {
     @Timeout(20)
     void addHeaderReplacesEtagAndAddsCacheControl() throws Exception {
         start("", "add_header ETag \"\\\"mine\\\"\";\n add_header Cache-Control private;");
-        ModulesFixture.Response r = f.get(get("/a.html"));
+        Responses.Response r = f.get(get("/a.html"));
         assertEquals("\"mine\"", r.header("ETag"));
         assertEquals("private", r.header("Cache-Control"));
         assertEquals(1, r.headerText().split("ETag:").length - 1, r.headerText());
@@ -106,7 +108,7 @@ class HeadersFilterTest {
     @Timeout(20)
     void expiresAfterAccess() throws Exception {
         start("", "expires 1h;");
-        ModulesFixture.Response r = f.get(get("/a.html"));
+        Responses.Response r = f.get(get("/a.html"));
         assertEquals("max-age=3600", r.header("Cache-Control"));
         long expires = HttpTime.parse(r.header("Expires"));
         long now = System.currentTimeMillis() / 1000;
@@ -126,7 +128,7 @@ class HeadersFilterTest {
         write(root.resolve("neg"), "n");
         write(root.resolve("z"), "z");
         write(root.resolve("off"), "o");
-        ModulesFixture.Response r = f.get(get("/m"));
+        Responses.Response r = f.get(get("/m"));
         assertEquals(TimeFormats.http(MTIME + 86400), r.header("Expires"));
         assertEquals("no-cache", r.header("Cache-Control"));
         r = f.get(get("/e"));
@@ -149,7 +151,7 @@ class HeadersFilterTest {
     @Timeout(20)
     void expiresDailyAndNotOnErrors() throws Exception {
         start("", "expires @3h;");
-        ModulesFixture.Response r = f.get(get("/a.html"));
+        Responses.Response r = f.get(get("/a.html"));
         long maxAge = Long.parseLong(r.header("Cache-Control").substring("max-age=".length()));
         assertTrue(maxAge > 0 && maxAge <= 86400, r.header("Cache-Control"));
         r = f.get(get("/missing"));

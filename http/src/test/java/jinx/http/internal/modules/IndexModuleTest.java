@@ -14,6 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
+
 /**
  * The index module: the first existing index by internal redirect, variables in names, the 403 of a directory
  * without index, the 404 of a missing directory, absolute names.
@@ -23,10 +26,10 @@ class IndexModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
             + " root " + root + ";\n" + server + "\n}\n");
     }
 
@@ -42,7 +45,7 @@ class IndexModuleTest {
     void defaultIndexIsIndexHtml() throws Exception {
         write(root.resolve("index.html"), "home\n");
         start("");
-        ModulesFixture.Response r = f.get(get("/"));
+        Responses.Response r = f.get(get("/"));
         assertEquals(200, r.status());
         assertEquals("home\n", r.body());
         assertEquals("text/html", r.header("Content-Type"));
@@ -55,7 +58,7 @@ class IndexModuleTest {
         write(root.resolve("a/second.txt"), "second");
         write(root.resolve("a/third.txt"), "third");
         start("index first.html second.txt third.txt;");
-        ModulesFixture.Response r = f.get(get("/a/?x=1"));
+        Responses.Response r = f.get(get("/a/?x=1"));
         assertEquals(200, r.status());
         assertEquals("second", r.body());
         assertEquals("text/plain", r.header("Content-Type"));
@@ -83,7 +86,7 @@ class IndexModuleTest {
     void directoryWithoutIndexIsForbidden() throws Exception {
         Files.createDirectories(root.resolve("empty"));
         start("");
-        ModulesFixture.Response r = f.get(get("/empty/"));
+        Responses.Response r = f.get(get("/empty/"));
         assertEquals("HTTP/1.1 403 Forbidden", r.statusLine());
         assertTrue(f.log().contains("directory index of \"" + root + "/empty/\" is forbidden"), f.log());
     }
@@ -92,7 +95,7 @@ class IndexModuleTest {
     @Timeout(20)
     void missingDirectoryIsNotFound() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get(get("/nodir/"));
+        Responses.Response r = f.get(get("/nodir/"));
         assertEquals("HTTP/1.1 404 Not Found", r.statusLine());
         assertTrue(f.log().contains("\"" + root + "/nodir/index.html\" is not found (2: No such file or directory)"),
             f.log());

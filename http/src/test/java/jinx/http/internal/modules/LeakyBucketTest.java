@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import jinx.http.internal.request.EngineFixture;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.SharedZone;
 
@@ -188,7 +189,7 @@ class LeakyBucketTest {
     }
 
     private void assertRefused(String http, String text) {
-        Exception e = assertThrows(Exception.class, () -> new ModulesFixture(http + "\nserver {\n"
+        Exception e = assertThrows(Exception.class, () -> EngineFixture.modules(http + "\nserver {\n"
             + " listen 127.0.0.1:8080;\n root " + root + ";\n}\n").close());
         assertTrue(String.valueOf(e.getMessage()).contains(text), e.getMessage());
     }

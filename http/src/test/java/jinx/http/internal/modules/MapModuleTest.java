@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+
 /**
  * The map module: exact keys (case-insensitive), default, hostnames with each wildcard form, regexes with numbered
  * and named captures, values with variables, include, volatile, the hash directives, and nginx's configuration
@@ -23,10 +25,10 @@ class MapModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String http, String server) throws Exception {
-        f = new ModulesFixture(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
+        f = EngineFixture.modules(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
             + " root " + root + ";\n" + server + "\n}\n");
     }
 

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
 import jinx.http.internal.variables.TimeFormats;
 
 import static jinx.http.internal.modules.StaticModuleTest.MTIME;
@@ -26,11 +28,11 @@ class NotModifiedFilterTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         write(root.resolve("f.txt"), "12345");
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
             + " root " + root + ";\n" + server + "\n}\n");
     }
 
@@ -41,7 +43,7 @@ class NotModifiedFilterTest {
         }
     }
 
-    private ModulesFixture.Response get(String header) throws Exception {
+    private Responses.Response get(String header) throws Exception {
         return f.get("GET /f.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n" + header + "\r\n\r\n");
     }
 
@@ -49,7 +51,7 @@ class NotModifiedFilterTest {
     @Timeout(20)
     void ifModifiedSinceExactGives304() throws Exception {
         start("");
-        ModulesFixture.Response r = get("If-Modified-Since: " + LM);
+        Responses.Response r = get("If-Modified-Since: " + LM);
         assertEquals("HTTP/1.1 304 Not Modified\r\n"
             + "Server: jinx\r\n"
             + "Date: X\r\n"
@@ -91,7 +93,7 @@ class NotModifiedFilterTest {
     @Timeout(20)
     void failedPreconditionsGive412() throws Exception {
         start("");
-        ModulesFixture.Response r = get("If-Unmodified-Since: " + TimeFormats.http(MTIME - 10));
+        Responses.Response r = get("If-Unmodified-Since: " + TimeFormats.http(MTIME - 10));
         assertEquals("HTTP/1.1 412 Precondition Failed", r.statusLine());
         assertTrue(r.body().contains("<title>412 Precondition Failed</title>"), r.body());
         assertEquals(200, get("If-Unmodified-Since: " + LM).status());

@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
 import jinx.http.internal.variables.TimeFormats;
 
 import static jinx.http.internal.modules.StaticModuleTest.MTIME;
@@ -29,11 +31,11 @@ class RangeFilterTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         write(root.resolve("r.txt"), BODY);
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
             + " root " + root + ";\n" + server + "\n}\n");
     }
 
@@ -44,7 +46,7 @@ class RangeFilterTest {
         }
     }
 
-    private ModulesFixture.Response range(String range, String more) throws Exception {
+    private Responses.Response range(String range, String more) throws Exception {
         return f.get("GET /r.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nRange: " + range + "\r\n" + more
             + "\r\n");
     }
@@ -53,7 +55,7 @@ class RangeFilterTest {
     @Timeout(20)
     void singleRange() throws Exception {
         start("");
-        ModulesFixture.Response r = range("bytes=2-5", "");
+        Responses.Response r = range("bytes=2-5", "");
         assertEquals("HTTP/1.1 206 Partial Content\r\n"
             + "Server: jinx\r\n"
             + "Date: X\r\n"
@@ -75,7 +77,7 @@ class RangeFilterTest {
     @Timeout(20)
     void multipleRanges() throws Exception {
         start("");
-        ModulesFixture.Response r = range("bytes=0-1,5-6", "");
+        Responses.Response r = range("bytes=0-1,5-6", "");
         assertEquals(206, r.status());
         Matcher m = Pattern.compile("multipart/byteranges; boundary=(\\d{20})").matcher(r.header("Content-Type"));
         assertTrue(m.matches(), r.header("Content-Type"));
@@ -86,7 +88,7 @@ class RangeFilterTest {
         assertEquals(expected, r.body());
         assertEquals(String.valueOf(expected.length()), r.header("Content-Length"));
         assertNull(r.header("Content-Range"));
-        ModulesFixture.Response next = range("bytes=0-1,5-6", "");
+        Responses.Response next = range("bytes=0-1,5-6", "");
         String nb = next.header("Content-Type").substring(next.header("Content-Type").indexOf('=') + 1);
         assertEquals(Long.parseLong(b) + 1, Long.parseLong(nb));
     }
@@ -95,7 +97,7 @@ class RangeFilterTest {
     @Timeout(20)
     void multipleRangesWithoutSendfile() throws Exception {
         start("sendfile off;");
-        ModulesFixture.Response r = range("bytes=1-2,-2", "");
+        Responses.Response r = range("bytes=1-2,-2", "");
         assertTrue(r.body().contains("Content-Range: bytes 1-2/20\r\n\r\n12\r\n"), r.body());
         assertTrue(r.body().contains("Content-Range: bytes 18-19/20\r\n\r\nij\r\n"), r.body());
         assertEquals("345", range("bytes=3-5", "").body());
@@ -105,7 +107,7 @@ class RangeFilterTest {
     @Timeout(20)
     void unsatisfiableIs416() throws Exception {
         start("");
-        ModulesFixture.Response r = range("bytes=30-40", "");
+        Responses.Response r = range("bytes=30-40", "");
         assertEquals("HTTP/1.1 416 Requested Range Not Satisfiable", r.statusLine());
         assertEquals("bytes */20", r.header("Content-Range"));
         assertEquals("text/html", r.header("Content-Type"));
@@ -118,7 +120,7 @@ class RangeFilterTest {
     @Timeout(20)
     void notRangesAreIgnored() throws Exception {
         start("");
-        ModulesFixture.Response r = range("items=1-2", "");
+        Responses.Response r = range("items=1-2", "");
         assertEquals(200, r.status());
         assertEquals("bytes", r.header("Accept-Ranges"));
         // overlapping ranges longer than the body: the whole response
@@ -132,7 +134,7 @@ class RangeFilterTest {
         assertEquals(206, range("bytes=0-0", "If-Range: " + TimeFormats.http(MTIME) + "\r\n").status());
         assertEquals(200, range("bytes=0-0", "If-Range: " + TimeFormats.http(MTIME + 1) + "\r\n").status());
         assertEquals(206, range("bytes=0-0", "If-Range: " + ETAG + "\r\n").status());
-        ModulesFixture.Response r = range("bytes=0-0", "If-Range: \"stale\"\r\n");
+        Responses.Response r = range("bytes=0-0", "If-Range: \"stale\"\r\n");
         assertEquals(200, r.status());
         assertEquals(BODY, r.body());
     }
@@ -142,7 +144,7 @@ class RangeFilterTest {
     void maxRanges() throws Exception {
         start("location /one/ { max_ranges 1; alias " + root + "/; }\n"
             + " location /none/ { max_ranges 0; alias " + root + "/; }");
-        ModulesFixture.Response r = f.get("GET /one/r.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        Responses.Response r = f.get("GET /one/r.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
             + "Range: bytes=0-1,4-5\r\n\r\n");
         assertEquals(200, r.status());
         r = f.get("GET /one/r.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nRange: bytes=0-1\r\n\r\n");
@@ -156,7 +158,7 @@ class RangeFilterTest {
     @Timeout(20)
     void headWithRange() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get("HEAD /r.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        Responses.Response r = f.get("HEAD /r.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
             + "Range: bytes=0-3\r\n\r\n");
         assertEquals(206, r.status());
         assertEquals("4", r.header("Content-Length"));

@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
+
 /**
  * The realip module on the fixture's UNIX-domain clients (trusted with {@code set_real_ip_from unix:}): X-Real-IP,
  * X-Forwarded-For with and without recursion, another header, ports and IPv6 text, the access module and the
@@ -25,11 +28,11 @@ class RealIpModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         Files.writeString(root.resolve("f.txt"), "f");
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
             + server + "\n}\n");
     }
 
@@ -40,7 +43,7 @@ class RealIpModuleTest {
         }
     }
 
-    private ModulesFixture.Response get(String uri, String headers) throws Exception {
+    private Responses.Response get(String uri, String headers) throws Exception {
         return f.get("GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n" + headers + "Connection: close\r\n\r\n");
     }
 

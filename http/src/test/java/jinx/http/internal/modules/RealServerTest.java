@@ -19,6 +19,9 @@ import static jinx.http.internal.modules.StaticModuleTest.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
+
 /**
  * The content modules behind the real server: a static file, a range, 304 and 412 over TCP.
  */
@@ -28,7 +31,7 @@ class RealServerTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     @AfterEach
     void stop() throws Exception {
@@ -61,16 +64,16 @@ class RealServerTest {
     @Timeout(30)
     void staticFileRangesAndConditionsOverTcp() throws Exception {
         write(root.resolve("f.txt"), "0123456789");
-        f = ModulesFixture.sockets("server {\n listen 127.0.0.1:0;\n server_name localhost;\n root " + root
+        f = EngineFixture.modulesSockets("server {\n listen 127.0.0.1:0;\n server_name localhost;\n root " + root
             + ";\n}\n");
         f.serve();
         String get = "GET /f.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n";
-        ModulesFixture.Response r = ModulesFixture.parse(exchange(get + "\r\n"), false);
+        Responses.Response r = Responses.first(exchange(get + "\r\n"), false);
         assertEquals("0123456789", r.body());
-        r = ModulesFixture.parse(exchange(get + "Range: bytes=2-4\r\n\r\n"), false);
+        r = Responses.first(exchange(get + "Range: bytes=2-4\r\n\r\n"), false);
         assertEquals(206, r.status());
         assertEquals("234", r.body());
-        r = ModulesFixture.parse(exchange(get + "If-None-Match: " + r.header("ETag") + "\r\n\r\n"), false);
+        r = Responses.first(exchange(get + "If-None-Match: " + r.header("ETag") + "\r\n\r\n"), false);
         assertEquals(304, r.status());
         String raw = exchange(get + "If-Match: \"nope\"\r\n\r\n");
         assertTrue(raw.startsWith("HTTP/1.1 412 Precondition Failed\r\n"), raw);

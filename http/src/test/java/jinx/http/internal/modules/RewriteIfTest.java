@@ -15,6 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
+
 /**
  * The rewrite module's {@code if}: every condition nginx has, captures, the directives of the module inside the
  * block, the block's own location confs, {@code if} in a server, and the configuration errors.
@@ -24,7 +27,7 @@ class RewriteIfTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
         Files.writeString(root.resolve("file.txt"), "file\n");
@@ -32,7 +35,7 @@ class RewriteIfTest {
         Path exe = root.resolve("run.sh");
         Files.writeString(exe, "#!/bin/sh\n");
         Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n root " + root + ";\n"
             + " rewrite_log on;\n" + server + "\n}\n");
     }
 
@@ -128,7 +131,7 @@ class RewriteIfTest {
             + "  if ($arg_b) { break; }\n"
             + "  if ($arg_b) { return 500; }\n"
             + " }");
-        ModulesFixture.Response r = f.get(get("/file.txt?h=1"));
+        Responses.Response r = f.get(get("/file.txt?h=1"));
         assertEquals("file\n", r.body());
         assertEquals("yes", r.header("X-If"));
         assertNull(f.get(get("/file.txt")).header("X-If"));

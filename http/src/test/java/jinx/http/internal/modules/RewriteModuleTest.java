@@ -16,6 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+import jinx.http.internal.request.Responses;
+
 /**
  * The rewrite module: every form of {@code return}, {@code rewrite} with each flag, arguments, captures, {@code set},
  * {@code break}, server against location directives, {@code rewrite_log}, configuration errors.
@@ -25,10 +28,10 @@ class RewriteModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String server) throws Exception {
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
             + " root " + root + ";\n" + server + "\n}\n");
     }
 
@@ -64,7 +67,7 @@ class RewriteModuleTest {
     @Timeout(20)
     void returnErrorCodeSendsItsPage() throws Exception {
         start("location /gone { return 410; }\n location /teapot { return 404 \"not here\\n\"; }");
-        ModulesFixture.Response r = f.get(get("/gone"));
+        Responses.Response r = f.get(get("/gone"));
         assertEquals("HTTP/1.1 410 Gone", r.statusLine());
         assertTrue(r.body().contains("<title>410 Gone</title>"), r.body());
         r = f.get(get("/teapot"));
@@ -80,7 +83,7 @@ class RewriteModuleTest {
             + " location /c { return http://example.com/c; }\n"
             + " location /d { return 307 https://$host$request_uri; }\n"
             + " location /e { return 308 /e2; }");
-        ModulesFixture.Response r = f.get(get("/a?x=1"));
+        Responses.Response r = f.get(get("/a?x=1"));
         assertEquals("HTTP/1.1 301 Moved Permanently", r.statusLine());
         assertEquals("http://localhost:8080/b?x=1", r.header("Location"));
         r = f.get(get("/c"));
@@ -98,7 +101,7 @@ class RewriteModuleTest {
     @Timeout(20)
     void returnNoContent() throws Exception {
         start("location /n { return 204; }");
-        ModulesFixture.Response r = f.get(get("/n"));
+        Responses.Response r = f.get(get("/n"));
         assertEquals("HTTP/1.1 204 No Content", r.statusLine());
         assertEquals("", r.body());
     }
@@ -108,7 +111,7 @@ class RewriteModuleTest {
     void rewriteLastFindsTheLocationAgain() throws Exception {
         start("location /old/ { rewrite ^/old/(.*)$ /new/$1 last; return 500; }\n"
             + " location /new/ { return 200 \"new uri=$uri args=$args\"; }");
-        ModulesFixture.Response r = f.get(get("/old/page?a=1"));
+        Responses.Response r = f.get(get("/old/page?a=1"));
         assertEquals(200, r.status());
         assertEquals("new uri=/new/page args=a=1", r.body());
     }
@@ -120,7 +123,7 @@ class RewriteModuleTest {
         write(root.resolve("files/x.txt"), "file x");
         start("location /b/ { rewrite ^/b/(.*)$ /files/$1 break; return 500; }\n"
             + " location /files/ { return 403; }");
-        ModulesFixture.Response r = f.get(get("/b/x.txt"));
+        Responses.Response r = f.get(get("/b/x.txt"));
         assertEquals(200, r.status());
         assertEquals("file x", r.body());
     }
@@ -132,7 +135,7 @@ class RewriteModuleTest {
             + " location /p/ { rewrite ^/p/(.*)$ /to/$1 permanent; }\n"
             + " location /u/ { rewrite ^ http://example.com/u; }\n"
             + " location /q/ { rewrite ^/q/(.*)$ /to?x=$1 redirect; }");
-        ModulesFixture.Response r = f.get(get("/r/a?k=v"));
+        Responses.Response r = f.get(get("/r/a?k=v"));
         assertEquals("HTTP/1.1 302 Moved Temporarily", r.statusLine());
         assertEquals("http://localhost:8080/to/a?k=v", r.header("Location"));
         r = f.get(get("/p/a"));
@@ -149,7 +152,7 @@ class RewriteModuleTest {
     @Timeout(20)
     void encodedCapturesStayEncodedInRedirects() throws Exception {
         start("location /r/ { rewrite ^/r/(.*)$ /to/$1 redirect; }");
-        ModulesFixture.Response r = f.get(get("/r/a%20b%2Fc"));
+        Responses.Response r = f.get(get("/r/a%20b%2Fc"));
         assertEquals("http://localhost:8080/to/a%20b/c", r.header("Location"));
     }
 
@@ -208,7 +211,7 @@ class RewriteModuleTest {
     void breakStopsTheDirectives() throws Exception {
         write(root.resolve("brk"), "static");
         start("location /brk { set $a 1; break; return 500; }");
-        ModulesFixture.Response r = f.get(get("/brk"));
+        Responses.Response r = f.get(get("/brk"));
         assertEquals(200, r.status());
         assertEquals("static", r.body());
     }
@@ -237,9 +240,9 @@ class RewriteModuleTest {
     @Test
     @Timeout(20)
     void noLocationMatchedRunsServerDirectivesOnce() throws Exception {
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
             + " rewrite_log on;\n rewrite ^/one$ /two;\n location /x { return 204; }\n}\n");
-        ModulesFixture.Response r = f.get(get("/one"));
+        Responses.Response r = f.get(get("/one"));
         assertEquals(404, r.status());
         assertNull(r.header("Location"));
         assertEquals(1, f.log().split("\"\\^/one\\$\" matches").length - 1, f.log());

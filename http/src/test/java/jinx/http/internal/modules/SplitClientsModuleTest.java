@@ -14,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jinx.http.internal.request.EngineFixture;
+
 /**
  * The split_clients module: keys land in the buckets nginx 1.22.1 put them in (taken from nginx with one hundred
  * 1% buckets and with fractional percentages), MurmurHash2 itself, and the configuration errors.
@@ -53,10 +55,10 @@ class SplitClientsModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     void start(String http) throws Exception {
-        f = new ModulesFixture(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
+        f = EngineFixture.modules(http + "\nserver {\n listen 127.0.0.1:8080;\n server_name localhost;\n"
             + " root " + root + ";\n location / { return 200 \"$bucket|$ab\"; }\n}\n");
     }
 

@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import jinx.http.internal.request.EngineFixture;
 import jinx.http.internal.request.LocalConnection;
+import jinx.http.internal.request.Responses;
 import jinx.http.internal.variables.TimeFormats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -36,7 +38,7 @@ class StaticModuleTest {
     @TempDir
     Path root;
 
-    private ModulesFixture f;
+    private EngineFixture f;
 
     @BeforeEach
     void files() throws Exception {
@@ -53,7 +55,7 @@ class StaticModuleTest {
     }
 
     void start(String extra) throws Exception {
-        f = new ModulesFixture("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
+        f = EngineFixture.modules("server {\n listen 127.0.0.1:8080;\n server_name localhost;\n server_tokens off;\n"
             + " root " + root + ";\n" + extra + "\n}\n");
     }
 
@@ -72,7 +74,7 @@ class StaticModuleTest {
     @Timeout(20)
     void getSendsTheFileWithNginxHeaders() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get(get("/hello.html"));
+        Responses.Response r = f.get(get("/hello.html"));
         assertEquals("HTTP/1.1 200 OK\r\n"
             + "Server: jinx\r\n"
             + "Date: X\r\n"
@@ -90,7 +92,7 @@ class StaticModuleTest {
     @Timeout(20)
     void headSendsTheHeaderOnly() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get("HEAD /hello.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        Responses.Response r = f.get("HEAD /hello.html HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         assertEquals("HTTP/1.1 200 OK\r\n"
             + "Server: jinx\r\n"
             + "Date: X\r\n"
@@ -109,7 +111,7 @@ class StaticModuleTest {
         start("types { application/json json; text/html html; }\n default_type application/octet-stream;\n"
             + " etag off;");
         assertEquals("application/json", f.get(get("/data.json")).header("Content-Type"));
-        ModulesFixture.Response r = f.get(get("/noext"));
+        Responses.Response r = f.get(get("/noext"));
         assertEquals("application/octet-stream", r.header("Content-Type"));
         assertNull(r.header("ETag"));
         assertEquals("plain", r.body());
@@ -119,7 +121,7 @@ class StaticModuleTest {
     @Timeout(20)
     void missingFileIs404AndLogged() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get(get("/nothing.html"));
+        Responses.Response r = f.get(get("/nothing.html"));
         assertEquals("HTTP/1.1 404 Not Found", r.statusLine());
         assertTrue(r.body().contains("<center>jinx</center>"), r.body());
         assertTrue(f.log().contains("[error]"), f.log());
@@ -151,7 +153,7 @@ class StaticModuleTest {
         Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("---------"));
         Assumptions.assumeFalse(Files.isReadable(p), "running as root: permissions do not apply");
         start("");
-        ModulesFixture.Response r = f.get(get("/secret.html"));
+        Responses.Response r = f.get(get("/secret.html"));
         assertEquals("HTTP/1.1 403 Forbidden", r.statusLine());
         assertTrue(f.log().contains("open() \"" + p + "\" failed (13: Permission denied)"), f.log());
     }
@@ -160,7 +162,7 @@ class StaticModuleTest {
     @Timeout(20)
     void directoryRedirectsWithSlashAndArgs() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get(get("/dir?a=1"));
+        Responses.Response r = f.get(get("/dir?a=1"));
         assertEquals("HTTP/1.1 301 Moved Permanently", r.statusLine());
         assertEquals("http://localhost:8080/dir/?a=1", r.header("Location"));
         assertEquals("text/html", r.header("Content-Type"));
@@ -171,7 +173,7 @@ class StaticModuleTest {
     @Timeout(20)
     void otherMethodsAre405() throws Exception {
         start("");
-        ModulesFixture.Response r = f.get("DELETE /hello.html HTTP/1.1\r\nHost: localhost\r\n"
+        Responses.Response r = f.get("DELETE /hello.html HTTP/1.1\r\nHost: localhost\r\n"
             + "Connection: close\r\n\r\n");
         assertEquals("HTTP/1.1 405 Not Allowed", r.statusLine());
         r = f.get("POST /hello.html HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc");
@@ -189,7 +191,7 @@ class StaticModuleTest {
             start("");
             String name = outside.getFileName().toString();
             // nginx's normalisation: "/.." above the root of the URI is refused (400), a ".." inside it stays inside
-            ModulesFixture.Response r = f.get(get("/../" + name));
+            Responses.Response r = f.get(get("/../" + name));
             assertEquals(400, r.status());
             r = f.get(get("/%2e%2e/" + name));
             assertEquals(400, r.status());
@@ -212,7 +214,7 @@ class StaticModuleTest {
         // disable_symlinks is not implemented: links are followed, as nginx's default "disable_symlinks off"
         Files.createSymbolicLink(root.resolve("link.html"), root.resolve("hello.html"));
         start("");
-        ModulesFixture.Response r = f.get(get("/link.html"));
+        Responses.Response r = f.get(get("/link.html"));
         assertEquals(200, r.status());
         assertEquals("<p>hello</p>\n", r.body());
     }
@@ -228,7 +230,7 @@ class StaticModuleTest {
         }
         write(root.resolve("big.txt"), big.toString());
         start("sendfile " + sendfile + ";");
-        ModulesFixture.Response r = f.get(get("/big.txt"));
+        Responses.Response r = f.get(get("/big.txt"));
         assertEquals(200, r.status());
         assertEquals(big.toString(), r.body());
         r = f.get("GET /big.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nRange: bytes=30000-100000\r\n\r\n");

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.EngineFixture;
+
 /**
  * The configuration errors of {@code auth_request}, {@code mirror} and {@code addition}, with the texts Debian's
  * nginx 1.22 prints for the same lines ({@code nginx -t}), and what they accept.
@@ -35,10 +37,10 @@ class SubrequestModulesConfTest {
         String ok = "auth_request /a; auth_request_set $u $http_x_user; auth_request_set $v \"$u!\";"
             + " mirror /m; mirror /m2; mirror_request_body off; add_before_body /b; add_after_body /c;"
             + " addition_types text/plain text/css;";
-        try (ModulesFixture f = new ModulesFixture(server(ok))) {
+        try (EngineFixture f = EngineFixture.modules(server(ok))) {
             assertEquals(false, f.log().contains("[emerg]"), f.log());
         }
-        try (ModulesFixture f = new ModulesFixture(server("addition_types text/html text/html;"))) {
+        try (EngineFixture f = EngineFixture.modules(server("addition_types text/html text/html;"))) {
             assertTrue(f.log().contains("duplicate MIME type \"text/html\""), f.log());
         }
     }
@@ -49,7 +51,7 @@ class SubrequestModulesConfTest {
     }
 
     private static void assertRefused(String loc, String text, boolean where) {
-        Exception e = assertThrows(Exception.class, () -> new ModulesFixture(server(loc)).close(), loc);
+        Exception e = assertThrows(Exception.class, () -> EngineFixture.modules(server(loc)).close(), loc);
         String m = String.valueOf(e.getMessage());
         assertTrue(m.startsWith(text), m);
         if (where) {

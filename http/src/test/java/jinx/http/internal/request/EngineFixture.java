@@ -3,7 +3,6 @@ package jinx.http.internal.request;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,42 +13,33 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
-import jinx.http.HttpRequest;
-import jinx.http.spi.HttpConfig;
-import jinx.http.spi.HttpCtx;
-import jinx.http.spi.HttpModule;
-import jinx.http.spi.Phase;
-import jinx.kernel.Buf;
-import jinx.kernel.BufChain;
-import jinx.kernel.ConfException;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.Event;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LoadedModule;
-import jinx.kernel.Rc;
 import jinx.kernel.internal.cli.Main;
 import jinx.kernel.internal.core.BuiltinOrder;
 import jinx.kernel.internal.cycle.CycleBuilder;
 import jinx.kernel.internal.cycle.CycleOptions;
 import jinx.kernel.internal.cycle.KernelCycle;
 import jinx.kernel.internal.process.SingleProcess;
-import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.JinxModule;
-import jinx.kernel.spi.ModuleType;
 
 /**
- * A cycle built in-process from an inline {@code http {}} block, with the built-in modules and a test content
- * module ({@code http_test_content}). Socketless: the loop is driven by the test's thread and requests come
- * through {@link LocalConnection}s, in memory ({@link #connect()}) or over a socket pair
- * ({@link #connectSocketPair()}). With sockets: {@link #serve()} runs the real server in a {@link SingleProcess}.
+ * The HTTP tests' engine: a cycle built in-process from an inline {@code http {}} block. For the engine's tests
+ * ({@link #socketless}, {@link #sockets}) the built-in modules and a test content module ({@code http_test_content});
+ * for the standard modules' tests ({@link #modules}, {@link #modulesSockets}) the built-in modules alone. Socketless:
+ * the loop is driven by the test's thread and requests come through {@link LocalConnection}s, in memory
+ * ({@link #connect()}) or over a socket pair ({@link #connectSocketPair()}). With sockets: {@link #serve()} runs the
+ * real server in a {@link SingleProcess}.
  *
  * <p>The test content module answers {@code /echo...} with {@code uri=U args=A} and 200, {@code /big/N} with N
- * bytes, {@code /status/N} with status N, {@code /redirect/U} with an internal redirect to U, {@code /named/N} by going on in {@code @N},
- * anything in a named location with {@code named @N uri=U}, and declines everything else. Its REWRITE handler
- * turns {@code /rw/X} into {@code /echo/X} and keeps changing {@code /rwloop/...}; its two ACCESS handlers deny
- * URIs holding {@code deny1} / {@code deny2} and allow those holding {@code allow1} / {@code allow2}.
+ * bytes, {@code /status/N} with status N, {@code /redirect/U} with an internal redirect to U, {@code /named/N} by
+ * going on in {@code @N}, anything in a named location with {@code named @N uri=U}, and declines everything else.
+ * Its REWRITE handler turns {@code /rw/X} into {@code /echo/X} and keeps changing {@code /rwloop/...}; its two ACCESS
+ * handlers deny URIs holding {@code deny1} / {@code deny2} and allow those holding {@code allow1} / {@code allow2}.
  */
-final class EngineFixture implements AutoCloseable {
+public final class EngineFixture implements AutoCloseable {
 
     private final Path prefix;
     private final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
@@ -59,16 +49,23 @@ final class EngineFixture implements AutoCloseable {
     private SingleProcess process;
 
     private EngineFixture(String main, String http, CycleOptions.Purpose purpose) throws Exception {
-        prefix = Files.createTempDirectory("jinx-engine");
+        this(main, http, purpose, true, 1024);
+    }
+
+    private EngineFixture(String main, String http, CycleOptions.Purpose purpose, boolean testContent,
+                          int connections) throws Exception {
+        prefix = Files.createTempDirectory(testContent ? "jinx-engine" : "jinx-modules");
         Files.createDirectories(prefix.resolve("conf"));
         Files.createDirectories(prefix.resolve("logs"));
         Files.createDirectories(prefix.resolve("html"));
         Path conf = prefix.resolve("conf/jinx.conf");
         Files.writeString(conf, "master_process off;\nerror_log stderr info;\npid logs/jinx.pid;\n" + main
-            + "\nevents {\n    worker_connections 1024;\n}\nhttp {\n" + http + "\n}\n", StandardCharsets.ISO_8859_1);
+            + "\nevents {\n    worker_connections " + connections + ";\n}\nhttp {\n" + http + "\n}\n",
+            StandardCharsets.ISO_8859_1);
         PrintStream err = new PrintStream(logBytes, true, StandardCharsets.ISO_8859_1);
-        CycleOptions options = new CycleOptions(prefix, conf, null, "stderr", purpose, EngineFixture::modules,
-            BuiltinOrder.NAMES, err, ErrorLog.early(err, null), null);
+        CycleOptions options = new CycleOptions(prefix, conf, null, "stderr", purpose,
+            testContent ? EngineFixture::modules : Main::discover, BuiltinOrder.NAMES, err, ErrorLog.early(err, null),
+            null);
         cycle = CycleBuilder.build(options, null);
         tick.handler = ev -> { };
     }
@@ -97,6 +94,32 @@ final class EngineFixture implements AutoCloseable {
         return new EngineFixture("", http, CycleOptions.Purpose.RUN);
     }
 
+    /**
+     * A socketless fixture with the built-in modules alone ({@code worker_connections 64}), for the standard
+     * modules' tests; {@link #get} sends a request.
+     *
+     * @param http the inside of {@code http {}}
+     * @return the fixture, its loop made
+     * @throws Exception when the configuration is refused
+     */
+    public static EngineFixture modules(String http) throws Exception {
+        EngineFixture f = new EngineFixture("", http, CycleOptions.Purpose.TEST, false, 64);
+        f.initProcess();
+        return f;
+    }
+
+    /**
+     * As {@link #modules}, for the real server on a thread of its own: call {@link #serve()}, then speak TCP to
+     * {@link #port()}.
+     *
+     * @param http the inside of {@code http {}}, listening on {@code 127.0.0.1:0}
+     * @return the fixture
+     * @throws Exception when the configuration is refused
+     */
+    public static EngineFixture modulesSockets(String http) throws Exception {
+        return new EngineFixture("", http, CycleOptions.Purpose.RUN, false, 64);
+    }
+
     private static List<JinxModule> modules() {
         List<JinxModule> list = new ArrayList<>(Main.discover());
         list.add(new TestContentModule());
@@ -115,15 +138,15 @@ final class EngineFixture implements AutoCloseable {
      *
      * @throws Exception when a module cannot start
      */
-    void serve() throws Exception {
+    public void serve() throws Exception {
         process = SingleProcess.start(cycle, "jinx-test-worker");
     }
 
-    KernelCycle cycle() {
+    public KernelCycle cycle() {
         return cycle;
     }
 
-    EventLoop loop() {
+    public EventLoop loop() {
         return cycle.eventLoop();
     }
 
@@ -137,7 +160,7 @@ final class EngineFixture implements AutoCloseable {
      * @return the port
      * @throws IOException when it cannot be found
      */
-    int port() throws IOException {
+    public int port() throws IOException {
         return jinx.kernel.os.Sockets.getsockname(cycle.listening().get(0).fd()).port();
     }
 
@@ -147,7 +170,7 @@ final class EngineFixture implements AutoCloseable {
      * @return the client end
      * @throws IOException when no connection can be made
      */
-    LocalConnection connect() throws IOException {
+    public LocalConnection connect() throws IOException {
         return LocalConnection.open(loop(), cycle.listening().get(0));
     }
 
@@ -183,7 +206,7 @@ final class EngineFixture implements AutoCloseable {
      * @return whether it holds
      * @throws IOException when waiting fails
      */
-    boolean turnUntil(long timeoutMs, BooleanSupplier done) throws IOException {
+    public boolean turnUntil(long timeoutMs, BooleanSupplier done) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         while (!done.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
@@ -229,11 +252,52 @@ final class EngineFixture implements AutoCloseable {
     }
 
     /**
+     * Sends one request on a new in-memory connection and returns the first complete response (none has a body
+     * for HEAD, 204 or 304).
+     *
+     * @param request the raw request
+     * @return the response
+     * @throws IOException when the exchange fails or no complete response came
+     */
+    public Responses.Response get(String request) throws IOException {
+        boolean head = request.startsWith("HEAD ");
+        try (LocalConnection lc = connect()) {
+            String raw = exchange(lc, request, head);
+            Responses.Response r = Responses.first(raw, head);
+            if (r == null) {
+                throw new IOException("no complete response to " + request + ": " + raw + "\nlog:\n" + log());
+            }
+            return r;
+        }
+    }
+
+    /**
+     * Sends a request on {@code lc} and turns the loop until its first response is complete or the server closed.
+     *
+     * @param lc the connection
+     * @param request the raw request
+     * @param head the request is HEAD: the response has no body
+     * @return everything received so far
+     * @throws IOException when the exchange fails
+     */
+    public String exchange(LocalConnection lc, String request, boolean head) throws IOException {
+        lc.send(request);
+        turnUntil(5000, () -> {
+            try {
+                return Responses.first(lc.received(), head) != null || lc.closedByServer();
+            } catch (IOException e) {
+                return true;
+            }
+        });
+        return lc.received();
+    }
+
+    /**
      * Returns what the error log received.
      *
      * @return the text
      */
-    String log() {
+    public String log() {
         synchronized (logBytes) {
             return logBytes.toString(StandardCharsets.ISO_8859_1);
         }
@@ -251,118 +315,6 @@ final class EngineFixture implements AutoCloseable {
         cycle.log().close();
         try (Stream<Path> files = Files.walk(prefix)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
-    }
-
-    /** The test content module. */
-    static final class TestContentModule implements JinxModule, HttpModule {
-
-        @Override
-        public String name() {
-            return "http_test_content";
-        }
-
-        @Override
-        public ModuleType type() {
-            return HttpCtx.HTTP;
-        }
-
-        @Override
-        public ApiVersion builtFor() {
-            return ApiVersion.of(ApiVersion.MAJOR, ApiVersion.MINOR);
-        }
-
-        @Override
-        public List<String> after() {
-            return List.of("http_core");
-        }
-
-        /** Before the standard content modules: http_static answers 404 itself, as nginx's does, and never declines. */
-        @Override
-        public List<String> before() {
-            return List.of("http_rewrite");
-        }
-
-        @Override
-        public Object context() {
-            return this;
-        }
-
-        @Override
-        public void postconfiguration(HttpConfig cf) throws ConfException {
-            cf.addPhaseHandler(Phase.REWRITE, TestContentModule::rewrite);
-            cf.addPhaseHandler(Phase.ACCESS, r -> access(r, "deny1", "allow1"));
-            cf.addPhaseHandler(Phase.ACCESS, r -> access(r, "deny2", "allow2"));
-            cf.addPhaseHandler(Phase.CONTENT, TestContentModule::handle);
-        }
-
-        /** {@code /rw/X} becomes {@code /echo/X}; {@code /rwloop/} changes the URI to itself, for ever. */
-        static int rewrite(HttpRequest r) {
-            CoreRequest cr = (CoreRequest) r;
-            if (r.uri.startsWith("/rw/")) {
-                r.uri = "/echo/" + r.uri.substring("/rw/".length());
-                cr.uriChanged = true;
-            } else if (r.uri.startsWith("/rwloop/")) {
-                cr.uriChanged = true;
-            }
-            return Rc.DECLINED;
-        }
-
-        /** Denies (403) when the URI holds {@code deny}, allows when it holds {@code allow}, else declines. */
-        static int access(HttpRequest r, String deny, String allow) {
-            if (r.uri.contains(deny)) {
-                return 403;
-            }
-            return r.uri.contains(allow) ? Rc.OK : Rc.DECLINED;
-        }
-
-        static int handle(HttpRequest r) {
-            String uri = r.uri;
-            if (r instanceof CoreRequest cr && cr.clcf().named) {
-                r.discardRequestBody();
-                return respond(r, "named " + cr.clcf().name + " uri=" + uri + "\n");
-            }
-            if (uri.startsWith("/echo")) {
-                int rc = r.discardRequestBody();
-                if (rc != Rc.OK) {
-                    return rc;
-                }
-                return respond(r, "uri=" + r.uri + " args=" + r.args + "\n");
-            }
-            if (uri.startsWith("/big/")) {
-                r.discardRequestBody();
-                return respond(r, "x".repeat(Integer.parseInt(uri.substring("/big/".length()))));
-            }
-            if (uri.startsWith("/status/")) {
-                return Integer.parseInt(uri.substring("/status/".length()));
-            }
-            if (uri.startsWith("/redirect/")) {
-                return r.internalRedirect(uri.substring("/redirect".length()), null);
-            }
-            if (uri.startsWith("/named/")) {
-                return r.namedLocation("@" + uri.substring("/named/".length()));
-            }
-            if (uri.startsWith("/sub/")) {
-                return SubrequestRoutes.handle(r);
-            }
-            return Rc.DECLINED;
-        }
-
-        static int respond(HttpRequest r, String body) {
-            byte[] bytes = body.getBytes(StandardCharsets.ISO_8859_1);
-            r.headersOut.status = 200;
-            r.headersOut.contentType = "text/plain";
-            r.headersOut.contentLengthN = bytes.length;
-            int rc = r.sendHeader();
-            if (rc == Rc.ERROR || rc > Rc.OK || r.headerOnly) {
-                return rc;
-            }
-            ByteBuffer b = ByteBuffer.allocateDirect(bytes.length);
-            b.put(bytes).flip();
-            Buf buf = Buf.of(b);
-            buf.last = true;
-            buf.lastInChain = true;
-            return r.outputFilter(BufChain.of(buf));
         }
     }
 }

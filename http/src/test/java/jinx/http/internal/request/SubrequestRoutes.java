@@ -84,7 +84,7 @@ final class SubrequestRoutes {
         r.retain();
         r.writeEventHandler(p -> {
             p.writeEventHandler(null);
-            p.finalizeRequest(EngineFixture.TestContentModule.respond(p, "mem " + got[0] + "\n"));
+            p.finalizeRequest(TestContentModule.respond(p, "mem " + got[0] + "\n"));
         });
         return Rc.DONE;
     }

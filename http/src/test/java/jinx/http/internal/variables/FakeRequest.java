@@ -10,24 +10,59 @@ import java.util.List;
 import java.util.Map;
 
 import jinx.http.HttpRequest;
+import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.core.HttpCoreSrvConf;
+import jinx.http.internal.filter.CoreConfs;
+import jinx.http.internal.filter.WriteFilterModule;
 import jinx.kernel.BufChain;
 import jinx.kernel.Connection;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
+import jinx.kernel.SocketIo;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.NativeMemory;
+import jinx.kernel.os.Platform;
+import jinx.kernel.os.SockAddr;
+import jinx.kernel.os.Sockets;
+import jinx.kernel.os.Syscalls;
+import jinx.kernel.spi.EventActions;
+import jinx.kernel.testsuite.StubEventActions;
 
 /**
- * A request without a connection for the variable and log tests: every {@link RequestFacts} value is a field to
- * set, variables are evaluated through a {@link Variables} registry with a per-request cache, and the error log
- * writes into {@link #errors()}.
+ * The HTTP tests' request outside the engine. {@link #FakeRequest(Variables)}: without a connection, for the
+ * variable and log tests: every {@link RequestFacts} value is a field to set, variables are evaluated through a
+ * {@link Variables} registry with a per-request cache. {@link #onSocketPair()}: for the filters' tests, a GET on a
+ * connection over one end of a non-blocking unix socket pair (the test reads the other, {@link #peerRead()}), in a
+ * loop over a method that registers nothing, with the core confs at nginx's defaults (the filters' tests add the
+ * write filter, {@link #writer}, whose state goes in ctx {@link #WRITE_CTX}). Either way the error log writes
+ * into {@link #errors()}; {@link #close()} releases what was opened.
  */
-public final class FakeRequest extends HttpRequest implements RequestFacts {
+public final class FakeRequest extends HttpRequest implements RequestFacts, AutoCloseable {
+
+    /** The epoll method's flags, which the loop of a request on a socket pair reports. */
+    public static final int EPOLL = EventActions.USE_CLEAR_EVENT | EventActions.USE_GREEDY_EVENT
+                                    | EventActions.USE_EPOLL_EVENT;
+    /** The write filter's ctx index in a request on a socket pair. */
+    public static final int WRITE_CTX = 3;
 
     private final Variables vars;
     private final String[] cache;
     private final ByteArrayOutputStream errors = new ByteArrayOutputStream();
     private final ErrorLog log;
     private final Map<Integer, Object> locConfs = new HashMap<>();
+    private final Object[] ctx = new Object[8];
+
+    /** {@link #connection()}: null, or one end of the socket pair. */
+    public Connection c;
+    /** The socket pair's other end, which the test reads; -1 without one. */
+    public int peer = -1;
+    /** The core module's location conf (nginx's defaults) on a socket pair, else null. */
+    public HttpCoreLocConf clcf;
+    /** The core module's server conf on a socket pair, else null. */
+    public HttpCoreSrvConf cscf;
+    /** The write filter, with its state in ctx {@link #WRITE_CTX}, which the filters' tests set; else null. */
+    public WriteFilterModule writer;
 
     /** {@link RequestFacts#remoteAddr()}. */
     public String remoteAddr = "192.0.2.7";
@@ -76,10 +111,14 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
      * @param vars the registry variables are evaluated with
      */
     public FakeRequest(Variables vars) {
+        this(vars, LogLevel.DEBUG);
+    }
+
+    private FakeRequest(Variables vars, LogLevel level) {
         this.vars = vars;
-        this.cache = vars.newCache();
+        this.cache = vars == null ? null : vars.newCache();
         try {
-            this.log = ErrorLog.open(List.of(new ErrorLog.Target(null, LogLevel.DEBUG)),
+            this.log = ErrorLog.open(List.of(new ErrorLog.Target(null, level)),
                 new PrintStream(errors, true, StandardCharsets.ISO_8859_1));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -95,6 +134,108 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
         exten = "html";
         startMsec = wallMillis - 1500;
         requestLength = 120;
+    }
+
+    /**
+     * A GET over HTTP/1.1 with keep-alive and status 200, on a connection over a socket pair (connection number
+     * 5, ready both ways), the error log at {@code info}, variables all unset.
+     *
+     * @return the request; {@link #close()} it
+     * @throws IOException when the socket pair cannot be made
+     */
+    public static FakeRequest onSocketPair() throws IOException {
+        FakeRequest r = new FakeRequest(null, LogLevel.INFO);
+        r.requestLine = null;
+        r.unparsedUri = null;
+        r.uri = null;
+        r.args = null;
+        r.exten = null;
+        r.requestLength = 0;
+        r.loop = new EventLoop(null, new StubEventActions(EPOLL, true), 4, 0, EventLoop.AcceptSettings.SINGLE,
+            r.log);
+        int[] sv = Sockets.socketpair(Platform.AF_UNIX,
+            Platform.SOCK_STREAM | Platform.SOCK_NONBLOCK | Platform.SOCK_CLOEXEC);
+        r.c = r.loop.getConnection(sv[0], r.log);
+        r.c.number = 5;
+        r.c.write.ready = true;
+        r.c.read.ready = true;
+        r.c.write.handler = ev -> { };
+        r.c.read.handler = ev -> { };
+        r.peer = sv[1];
+        r.keepalive = true;
+        r.startMsec = r.loop.wallMillis();
+        r.headersOut.status = 200;
+        r.cscf = new HttpCoreSrvConf();
+        r.cscf.serverName = "localhost";
+        r.clcf = defaults(new HttpCoreLocConf());
+        r.locConfs.put(CoreConfs.CORE, r.clcf);
+        return r;
+    }
+
+    /** nginx's defaults for the fields of the core location conf that the filters and the body engine read. */
+    public static HttpCoreLocConf defaults(HttpCoreLocConf l) {
+        l.serverTokens = HttpCoreLocConf.SERVER_TOKENS_ON;
+        l.chunkedTransferEncoding = 1;
+        l.keepaliveHeader = 0;
+        l.keepaliveTimeout = 75_000;
+        l.absoluteRedirect = 1;
+        l.serverNameInRedirect = 0;
+        l.portInRedirect = 1;
+        l.postponeOutput = 1460;
+        l.limitRate = 0;
+        l.limitRateAfter = 0;
+        l.sendfileMaxChunk = 2 * 1024 * 1024;
+        l.sendTimeout = 60_000;
+        l.tcpNopush = 0;
+        l.sendfile = 0;
+        l.clientMaxBodySize = 1024 * 1024;
+        l.clientBodyBufferSize = 16 * 1024;
+        l.clientBodyTimeout = 60_000;
+        l.clientBodyInFileOnly = HttpCoreLocConf.BODY_FILE_OFF;
+        l.clientBodyInSingleBuffer = 0;
+        l.lingeringTimeout = 5_000;
+        l.lingeringTime = 30_000;
+        l.lingeringClose = HttpCoreLocConf.LINGERING_ON;
+        return l;
+    }
+
+    /**
+     * Everything the socket pair's other end can read now.
+     *
+     * @return the bytes, as ISO-8859-1 text
+     * @throws NativeIoException when the read fails
+     */
+    public String peerRead() throws NativeIoException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocateDirect(65536);
+        long a = NativeMemory.address(b);
+        byte[] chunk = new byte[65536];
+        for (;;) {
+            int n = Sockets.recv(peer, a, 65536);
+            if (n <= 0) {
+                return out.toString(StandardCharsets.ISO_8859_1);
+            }
+            NativeMemory.get(a, chunk, 0, n);
+            out.write(chunk, 0, n);
+        }
+    }
+
+    /** Closes the socket pair and its loop, if there are. */
+    @Override
+    public void close() {
+        if (c == null) {
+            return;
+        }
+        if (c.fd() != -1) {
+            c.close();
+        }
+        try {
+            Syscalls.close(peer);
+        } catch (NativeIoException e) {
+            // closed by the test
+        }
+        loop.done();
+        SocketIo.release(loop);
     }
 
     /**
@@ -118,7 +259,7 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
 
     @Override
     public String variable(int index) {
-        return vars.evaluate(this, index, cache);
+        return vars == null ? null : vars.evaluate(this, index, cache);
     }
 
     @Override
@@ -131,14 +272,26 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
         return remotePort;
     }
 
+    /** The field, or on a socket pair the connection's listening address, as a request of the engine reports it. */
     @Override
     public String serverAddr() {
-        return serverAddr;
+        if (c == null) {
+            return serverAddr;
+        }
+        if (c.listening == null) {
+            return "";
+        }
+        SockAddr sa = c.listening.sockaddr();
+        return sa.isUnix() ? "unix:" + sa.path() : sa.inetAddress().getHostAddress();
     }
 
+    /** The field, or on a socket pair the connection's listening port (0 for none or a unix socket). */
     @Override
     public int serverPort() {
-        return serverPort;
+        if (c == null) {
+            return serverPort;
+        }
+        return c.listening == null || c.listening.sockaddr().isUnix() ? 0 : c.listening.sockaddr().port();
     }
 
     @Override
@@ -208,7 +361,7 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
 
     @Override
     public Connection connection() {
-        return null;
+        return c;
     }
 
     @Override
@@ -228,7 +381,7 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
 
     @Override
     public Object srvConf(int ctxIndex) {
-        return null;
+        return ctxIndex == CoreConfs.CORE ? cscf : null;
     }
 
     @Override
@@ -238,12 +391,12 @@ public final class FakeRequest extends HttpRequest implements RequestFacts {
 
     @Override
     public Object ctx(int ctxIndex) {
-        return null;
+        return ctx[ctxIndex];
     }
 
     @Override
     public void ctx(int ctxIndex, Object state) {
-        throw new UnsupportedOperationException();
+        ctx[ctxIndex] = state;
     }
 
     @Override
