@@ -137,14 +137,14 @@ public final class WorkerCommand {
      * whose memory access goes through the FFM API there ({@code MemorySegment.reinterpret}; the modules' names on
      * the module path, {@code ALL-UNNAMED} on the class path), and {@code sun.misc.Unsafe}'s memory access, which
      * jffi still uses (JEP 471: Java 23+ knows the option, 24+ warns; the kernel itself uses Unsafe on 17 to 21
-     * only). bin/jinx gives the master the same.
+     * only). bin/jinx gives the master the same, and the tests every child JVM they start.
      *
      * @param feature the JVM's feature version
      * @param named whether jffi and the kernel are the named modules {@value #JFFI_MODULE} and
      *     {@code jinx.kernel} (the module path)
      * @return the options, empty on Java 17 to 21
      */
-    static List<String> newerJvmOptions(int feature, boolean named) {
+    public static List<String> newerJvmOptions(int feature, boolean named) {
         List<String> options = new ArrayList<>();
         if (feature >= 22) {
             options.add("--enable-native-access=" + (named ? JFFI_MODULE + "," + KERNEL_MODULE : "ALL-UNNAMED"));
