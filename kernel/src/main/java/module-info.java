@@ -7,7 +7,7 @@ module jinx.kernel {
     requires org.jnrproject.jffi;
     requires org.jnrproject.constants;
     requires org.slf4j;
-    // sun.misc.Unsafe: native memory read and written without JNI (NativeMemory)
+    // sun.misc.Unsafe: native memory read and written without JNI on Java 17 to 21 (NativeMemory, MemoryAccess)
     requires jdk.unsupported;
     // the warm-up watches the JIT compiler (CompilationMXBean)
     requires java.management;

@@ -1,15 +1,11 @@
 package jinx.kernel.os;
 
-import java.lang.reflect.Field;
-import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
 
 import com.kenai.jffi.MemoryIO;
-
-import sun.misc.Unsafe;
 
 /**
  * Native memory in slabs: each {@link #allocate(long)} is one zeroed {@code malloc} this object owns until
@@ -21,38 +17,15 @@ import sun.misc.Unsafe;
  * {@link Platform}), and they allocate nothing.
  *
  * <p>Those accessors and {@link #address(ByteBuffer)} run on the I/O path of every request, so they go through
- * {@code sun.misc.Unsafe} (module {@code jdk.unsupported}), whose reads and writes the JIT compiles to plain
- * loads and stores: jffi's {@code MemoryIO} makes a JNI call for a buffer's address always, and for every read
- * and write when its own Unsafe path is off (as on the module path), some 20 to 40 ns each (measured: about a
- * tenth of a worker's user time per hello request); bulk copies between the heap and native memory too. Allocation
- * stays with jffi.
+ * an implementation the JIT compiles to plain loads and stores: the FFM API on Java 22+, {@code sun.misc.Unsafe}
+ * on Java 17 to 21 (see {@link MemoryAccess}, which also names the fallback and the property that chooses).
+ * jffi's {@code MemoryIO} makes a JNI call per access when its own Unsafe path is off (as on the module path), some
+ * 20 to 40 ns each (measured: about a tenth of a worker's user time per hello request). Allocation stays with jffi.
  */
 public final class NativeMemory implements AutoCloseable {
 
     private static final MemoryIO IO = MemoryIO.getInstance();
-    private static final Unsafe U = unsafe();
-    /** The offset of {@code java.nio.Buffer.address}, a direct buffer's native address. */
-    private static final long BUFFER_ADDRESS = bufferAddressOffset();
-
-    private static Unsafe unsafe() {
-        try {
-            Field f = Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("deprecation")
-    private static long bufferAddressOffset() {
-        try {
-            // only the field's offset is read: Buffer.address is never made accessible
-            return U.objectFieldOffset(Buffer.class.getDeclaredField("address"));
-        } catch (NoSuchFieldException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final MemoryAccess M = MemoryAccess.probe();
 
     private long[] slabs = new long[8];
     private int count;
@@ -145,7 +118,7 @@ public final class NativeMemory implements AutoCloseable {
         if (!buffer.isDirect()) {
             throw new IllegalArgumentException("not a direct buffer");
         }
-        return U.getLong(buffer, BUFFER_ADDRESS);
+        return M.address(buffer);
     }
 
     /**
@@ -155,7 +128,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the byte
      */
     public static byte getByte(long address) {
-        return U.getByte(address);
+        return M.getByte(address);
     }
 
     /**
@@ -165,7 +138,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the byte
      */
     public static void putByte(long address, byte value) {
-        U.putByte(address, value);
+        M.putByte(address, value);
     }
 
     /**
@@ -175,7 +148,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the value
      */
     public static short getShort(long address) {
-        return U.getShort(address);
+        return M.getShort(address);
     }
 
     /**
@@ -185,7 +158,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the value
      */
     public static void putShort(long address, short value) {
-        U.putShort(address, value);
+        M.putShort(address, value);
     }
 
     /**
@@ -195,7 +168,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the value
      */
     public static int getInt(long address) {
-        return U.getInt(address);
+        return M.getInt(address);
     }
 
     /**
@@ -205,7 +178,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the value
      */
     public static void putInt(long address, int value) {
-        U.putInt(address, value);
+        M.putInt(address, value);
     }
 
     /**
@@ -215,7 +188,7 @@ public final class NativeMemory implements AutoCloseable {
      * @return the value
      */
     public static long getLong(long address) {
-        return U.getLong(address);
+        return M.getLong(address);
     }
 
     /**
@@ -225,7 +198,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param value the value
      */
     public static void putLong(long address, long value) {
-        U.putLong(address, value);
+        M.putLong(address, value);
     }
 
     /**
@@ -237,10 +210,10 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static long getUnsigned(long address, int size) {
         switch (size) {
-            case 1: return U.getByte(address) & 0xffL;
-            case 2: return U.getShort(address) & 0xffffL;
-            case 4: return U.getInt(address) & 0xffffffffL;
-            case 8: return U.getLong(address);
+            case 1: return M.getByte(address) & 0xffL;
+            case 2: return M.getShort(address) & 0xffffL;
+            case 4: return M.getInt(address) & 0xffffffffL;
+            case 8: return M.getLong(address);
             default: throw new IllegalArgumentException("field size " + size);
         }
     }
@@ -254,10 +227,10 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static void putUnsigned(long address, int size, long value) {
         switch (size) {
-            case 1: U.putByte(address, (byte) value); break;
-            case 2: U.putShort(address, (short) value); break;
-            case 4: U.putInt(address, (int) value); break;
-            case 8: U.putLong(address, value); break;
+            case 1: M.putByte(address, (byte) value); break;
+            case 2: M.putShort(address, (short) value); break;
+            case 4: M.putInt(address, (int) value); break;
+            case 8: M.putLong(address, value); break;
             default: throw new IllegalArgumentException("field size " + size);
         }
     }
@@ -272,7 +245,7 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static void put(long address, byte[] src, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, src.length);
-        U.copyMemory(src, Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, null, address, length);
+        M.put(address, src, offset, length);
     }
 
     /**
@@ -285,7 +258,7 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static void get(long address, byte[] dst, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, dst.length);
-        U.copyMemory(null, address, dst, Unsafe.ARRAY_BYTE_BASE_OFFSET + offset, length);
+        M.get(address, dst, offset, length);
     }
 
     /**
@@ -296,7 +269,7 @@ public final class NativeMemory implements AutoCloseable {
      * @param length how many
      */
     public static void copy(long src, long dst, long length) {
-        U.copyMemory(src, dst, length);
+        M.copy(src, dst, length);
     }
 
     /**
@@ -308,6 +281,15 @@ public final class NativeMemory implements AutoCloseable {
      */
     public static void fill(long address, long size, byte value) {
         IO.setMemory(address, size, value);
+    }
+
+    /**
+     * Returns how this JVM reads and writes native memory ({@link MemoryAccess#probe()}).
+     *
+     * @return {@code ffm}, {@code unsafe} or {@code jffi}
+     */
+    public static String access() {
+        return M.name();
     }
 
     /**

@@ -64,6 +64,9 @@ final class RangeParser {
                     end = contentLength;
                     if (start < end) {
                         ranges.add(new long[] {start, end});
+                        if (size > Long.MAX_VALUE - (end - start)) {
+                            return notSatisfiable();
+                        }
                         size += end - start;
                         if (left-- == 0) {
                             return new Result(Rc.DECLINED, ranges);
@@ -99,6 +102,10 @@ final class RangeParser {
             end = end >= contentLength ? contentLength : end + 1;
             if (start < end) {
                 ranges.add(new long[] {start, end});
+                // the sum of the ranges must not wrap round into a size that passes (current nginx; issue #36)
+                if (size > Long.MAX_VALUE - (end - start)) {
+                    return notSatisfiable();
+                }
                 size += end - start;
                 if (left-- == 0) {
                     return new Result(Rc.DECLINED, ranges);

@@ -300,7 +300,9 @@ class StaticModuleTest {
             }
         }
         f.turnUntil(200, () -> false);
-        assertEquals(before, openDescriptors());
+        // not more than before: the JVM may close descriptors of its own meanwhile (Java 25: 55 before, 52 after)
+        long after = openDescriptors();
+        assertTrue(after <= before, before + " descriptors before, " + after + " after");
         // a client that goes away in the middle of a large file: a socket pair, whose full buffer stops the file
         LocalConnection lc = LocalConnection.openSocketPair(f.loop(), f.cycle().listening().get(0));
         lc.send(get("/nosf/big.txt"));

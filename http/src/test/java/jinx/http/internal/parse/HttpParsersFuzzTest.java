@@ -35,7 +35,7 @@ class HttpParsersFuzzTest {
         return new String(in, StandardCharsets.ISO_8859_1);
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "15s")
     void requestLine(byte[] in) {
         ByteBuffer whole = direct(in);
         HttpParseState a = new HttpParseState();
@@ -98,7 +98,7 @@ class HttpParsersFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "15s")
     void headerLine(byte[] in) {
         for (boolean underscores : new boolean[] {false, true}) {
             ByteBuffer whole = direct(in);
@@ -132,7 +132,7 @@ class HttpParsersFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "15s")
     void chunked(byte[] in) {
         String body = text(in);
         // the pieces in heap buffers: the parser reads both kinds, and a direct buffer per byte holds memory

@@ -44,6 +44,9 @@ public final class WorkerCommand {
     /** jffi's module name on the module path (its jar's {@code Automatic-Module-Name}). */
     static final String JFFI_MODULE = "org.jnrproject.jffi";
 
+    /** The kernel's module name, which needs native access too on Java 22+ (its FFM memory access). */
+    static final String KERNEL_MODULE = "jinx.kernel";
+
     /** The property naming the directory of jffi's native library. */
     static final String JFFI_PATH = JinxIoLibrary.LIBRARY_PATH;
 
@@ -130,19 +133,21 @@ public final class WorkerCommand {
 
     /**
      * The options that keep a newer JVM from warning at every worker's start (issue #36), only where the JVM
-     * knows them: native access for jffi, which calls {@code System.load} (Java 22+ warns; the module's name on
+     * knows them: native access (Java 22+ warns) for jffi, which calls {@code System.load}, and for the kernel,
+     * whose memory access goes through the FFM API there ({@code MemorySegment.reinterpret}; the modules' names on
      * the module path, {@code ALL-UNNAMED} on the class path), and {@code sun.misc.Unsafe}'s memory access, which
-     * jffi and {@code NativeMemory} use (JEP 471: Java 23+ knows the option, 24+ warns). bin/jinx gives the
-     * master the same.
+     * jffi still uses (JEP 471: Java 23+ knows the option, 24+ warns; the kernel itself uses Unsafe on 17 to 21
+     * only). bin/jinx gives the master the same, and the tests every child JVM they start.
      *
      * @param feature the JVM's feature version
-     * @param jffiNamed whether jffi is the named module {@value #JFFI_MODULE} (the module path)
+     * @param named whether jffi and the kernel are the named modules {@value #JFFI_MODULE} and
+     *     {@code jinx.kernel} (the module path)
      * @return the options, empty on Java 17 to 21
      */
-    static List<String> newerJvmOptions(int feature, boolean jffiNamed) {
+    public static List<String> newerJvmOptions(int feature, boolean named) {
         List<String> options = new ArrayList<>();
         if (feature >= 22) {
-            options.add("--enable-native-access=" + (jffiNamed ? JFFI_MODULE : "ALL-UNNAMED"));
+            options.add("--enable-native-access=" + (named ? JFFI_MODULE + "," + KERNEL_MODULE : "ALL-UNNAMED"));
         }
         if (feature >= 23) {
             options.add("--sun-misc-unsafe-memory-access=allow");

@@ -102,7 +102,10 @@ class ModulePathCliTest {
         List<Path> entries = new ArrayList<>(TestJars.kernelModulePath());
         entries.add(eventMethod);
         String modulePath = entries.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        List<String> command = new ArrayList<>(List.of(java, "-p", modulePath, "--add-modules", "ALL-MODULE-PATH",
+        List<String> command = new ArrayList<>(List.of(java));
+        // as bin/jinx: Java 22+ would warn on stderr without them
+        command.addAll(jinx.kernel.internal.process.WorkerCommand.newerJvmOptions(Runtime.version().feature(), true));
+        command.addAll(List.of("-p", modulePath, "--add-modules", "ALL-MODULE-PATH",
             "-m", MAIN, "-p", prefix.toString(), "-c", conf.toString()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).directory(prefix.toFile()).start();

@@ -42,7 +42,7 @@ class ConfTokenizerFuzzTest {
         throw new AssertionError("no EOF after " + (content.length + 1) + " items");
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "15s")
     void tokens(byte[] content) throws ConfException {
         List<String> items = items(content);
         if (items.get(items.size() - 1).startsWith("error ")) {

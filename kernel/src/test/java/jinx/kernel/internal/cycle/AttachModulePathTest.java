@@ -188,7 +188,9 @@ class AttachModulePathTest {
     private Result child(String mode, Path prefix, Path snapshot) throws Exception {
         String java = ProcessHandle.current().info().command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "-p", modulePath(), "--add-modules", "ALL-MODULE-PATH"));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jinx.kernel.internal.process.WorkerCommand.newerJvmOptions(Runtime.version().feature(), true));
+        command.addAll(List.of("-p", modulePath(), "--add-modules", "ALL-MODULE-PATH"));
         command.addAll(exports());
         command.addAll(List.of("-cp", classes.toString(), CHILD, mode, prefix.toString(), snapshot.toString()));
         Process p = new ProcessBuilder(command).directory(prefix.toFile()).start();

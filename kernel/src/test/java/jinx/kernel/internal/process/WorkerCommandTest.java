@@ -46,8 +46,8 @@ class WorkerCommandTest {
         assertEquals(List.of(), WorkerCommand.newerJvmOptions(17, true));
         assertEquals(List.of(), WorkerCommand.newerJvmOptions(21, false));
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED"), WorkerCommand.newerJvmOptions(22, false));
-        assertEquals(List.of("--enable-native-access=org.jnrproject.jffi", "--sun-misc-unsafe-memory-access=allow"),
-            WorkerCommand.newerJvmOptions(25, true));
+        assertEquals(List.of("--enable-native-access=org.jnrproject.jffi,jinx.kernel",
+            "--sun-misc-unsafe-memory-access=allow"), WorkerCommand.newerJvmOptions(25, true));
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"),
             WorkerCommand.newerJvmOptions(25, false));
     }
