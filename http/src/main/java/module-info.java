@@ -17,6 +17,7 @@ module jinx.http {
         jinx.http.internal.modules.RewriteModule,
         jinx.http.internal.modules.MapModule,
         jinx.http.internal.modules.SplitClientsModule,
+        jinx.http.internal.modules.RefererModule,
         jinx.http.internal.modules.AccessModule,
         jinx.http.internal.modules.RealIpModule,
         jinx.http.internal.modules.LimitReqModule,

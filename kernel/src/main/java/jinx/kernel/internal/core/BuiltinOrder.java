@@ -34,6 +34,7 @@ public final class BuiltinOrder {
         "http_geo",
         "http_map",
         "http_split_clients",
+        "http_referer",
         "http_index",
         "http_autoindex",
         "http_gzip_static",

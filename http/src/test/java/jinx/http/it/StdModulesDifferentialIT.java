@@ -1,0 +1,76 @@
+package jinx.http.it;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import jinx.http.it.NginxDifferentialIT.Case;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The referer, secure_link, random_index, browser, userid, charset, sub_filter and gunzip modules beside Debian's
+ * nginx: the same configuration, the same requests, the same bytes.
+ */
+@Tag("slow")
+class StdModulesDifferentialIT {
+
+    static final String HTTP = """
+        default_type text/plain;
+        server {
+            listen 127.0.0.1:%PORT%;
+            server_name localhost ~^re\\d+\\.test$;
+            location /ref/ {
+                valid_referers none blocked example.com *.example.net www.example.* site.org/pub ~\\.regex\\.;
+                if ($invalid_referer) { return 403 "bad referer\\n"; }
+                return 200 "ok [$invalid_referer]\\n";
+            }
+            location /ref-re/ {
+                valid_referers x.com ~^re\\d+\\.TEST/x.$;
+                return 200 "[$invalid_referer]\\n";
+            }
+            location /ref-names/ {
+                valid_referers server_names;
+                return 200 "[$invalid_referer]\\n";
+            }
+        }
+        """;
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        String[] referers = {null, "blocked", "http://example.com/", "HTTP://EXAMPLE.COM:81/x",
+            "http://sub.example.com/", "http://a.b.example.net/", "http://example.net/", "http://www.example.co/",
+            "http://site.org/pub/x", "http://site.org/priv", "http://x.regex.y/", "https://x.regex.", "http://a.org",
+            "https://h/", "http://" + "a".repeat(300) + ".com/"};
+        for (String ref : referers) {
+            cases.add(Case.get("referer " + ref, request("/ref/", ref)));
+        }
+        cases.add(Case.get("referer server_names regex", request("/ref-names/", "http://re7.test")));
+        cases.add(Case.get("referer server_names regex path", request("/ref-names/", "http://re7.test/")));
+        for (String ref : new String[] {"https://re7.test/x", "https://re7.test/xy", "HTTP://re7.test/xy"}) {
+            cases.add(Case.get("referer regex " + ref, request("/ref-re/", ref)));
+        }
+        cases.add(Case.get("referer server_names", request("/ref-names/", "http://localhost/")));
+        cases.add(Case.get("referer server_names none", request("/ref-names/", null)));
+        return cases;
+    }
+
+    static String request(String uri, String referer) {
+        return "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n" + (referer == null ? "" : "Referer: " + referer
+            + "\r\n") + "\r\n";
+    }
+
+    @Test
+    @Timeout(120)
+    void asNginx() throws Exception {
+        assumeTrue(NginxServer.installed(), "nginx is not installed (.ci/run installs it)");
+        try (Site site = Site.create()) {
+            NginxDifferentialIT.compare(site, HTTP, cases(), NginxDifferentialIT::normalize, Map.of(),
+                "stdmods-differential.txt");
+        }
+    }
+}
