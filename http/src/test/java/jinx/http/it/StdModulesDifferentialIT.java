@@ -33,6 +33,16 @@ class StdModulesDifferentialIT {
                 valid_referers x.com ~^re\\d+\\.TEST/x.$;
                 return 200 "[$invalid_referer]\\n";
             }
+            location /sl/ {
+                secure_link $arg_md5,$arg_e;
+                secure_link_md5 "$secure_link_expires$uri key";
+                return 200 "[$secure_link][$secure_link_expires]\\n";
+            }
+            location /slp/ {
+                secure_link_secret w0rd;
+                if ($secure_link = "") { return 403; }
+                return 200 "[$secure_link]\\n";
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -56,7 +66,44 @@ class StdModulesDifferentialIT {
         }
         cases.add(Case.get("referer server_names", request("/ref-names/", "http://localhost/")));
         cases.add(Case.get("referer server_names none", request("/ref-names/", null)));
+        secureLink(cases);
         return cases;
+    }
+
+    static void secureLink(List<Case> cases) {
+        String future = "4102444800";
+        String[][] links = {
+            {"valid", "/sl/a?md5=" + b64url(future + "/sl/a key") + "&e=" + future},
+            {"expired", "/sl/a?md5=" + b64url("1000/sl/a key") + "&e=1000"},
+            {"wrong hash", "/sl/a?md5=" + b64url("1000/sl/b key") + "&e=1000"},
+            {"bad expiry", "/sl/a?md5=" + b64url("/sl/a key") + "&e=1x"},
+            {"no expiry", "/sl/a?md5=" + b64url("/sl/a key")},
+            {"padded", "/sl/a?md5=" + b64url("1/sl/a key") + "==&e=1"},
+            {"too long", "/sl/a?md5=" + b64url("1/sl/a key") + "===&e=1"},
+            {"secret", "/slp/" + hex("dir/f.txtw0rd") + "/dir/f.txt"},
+            {"secret upper", "/slp/" + hex("dir/f.txt?a=1w0rd").toUpperCase() + "/dir/f.txt?a=1"},
+            {"secret wrong", "/slp/" + hex("dir/f.txtw0rd") + "/dir/g.txt"},
+        };
+        for (String[] l : links) {
+            cases.add(Case.get("secure_link " + l[0], "GET " + l[1] + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+        }
+    }
+
+    private static byte[] md5(String s) {
+        try {
+            return java.security.MessageDigest.getInstance("MD5").digest(s.getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String b64url(String s) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(md5(s));
+    }
+
+    private static String hex(String s) {
+        return java.util.HexFormat.of().formatHex(md5(s));
     }
 
     static String request(String uri, String referer) {

@@ -35,6 +35,7 @@ public final class BuiltinOrder {
         "http_map",
         "http_split_clients",
         "http_referer",
+        "http_secure_link",
         "http_index",
         "http_autoindex",
         "http_gzip_static",
