@@ -27,6 +27,7 @@ module jinx.http {
         jinx.http.internal.modules.AuthBasicModule,
         jinx.http.internal.modules.IndexModule,
         jinx.http.internal.modules.AutoindexModule,
+        jinx.http.internal.modules.RandomIndexModule,
         jinx.http.internal.modules.GzipStaticModule,
         jinx.http.internal.modules.EmptyGifModule,
         jinx.http.internal.modules.StaticModule,

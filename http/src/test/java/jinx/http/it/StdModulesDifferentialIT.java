@@ -43,6 +43,9 @@ class StdModulesDifferentialIT {
                 if ($secure_link = "") { return 403; }
                 return 200 "[$secure_link]\\n";
             }
+            location /ri/ {
+                random_index on;
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -67,6 +70,13 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("referer server_names", request("/ref-names/", "http://localhost/")));
         cases.add(Case.get("referer server_names none", request("/ref-names/", null)));
         secureLink(cases);
+        String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
+        cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
+        cases.add(Case.get("random_index POST", "POST /ri/one/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"));
+        cases.add(Case.get("random_index no file", "GET /ri/none/" + h));
+        cases.add(Case.get("random_index missing", "GET /ri/missing/" + h));
+        cases.add(Case.get("random_index not a slash", "GET /ri/one" + h));
         return cases;
     }
 
@@ -116,6 +126,11 @@ class StdModulesDifferentialIT {
     void asNginx() throws Exception {
         assumeTrue(NginxServer.installed(), "nginx is not installed (.ci/run installs it)");
         try (Site site = Site.create()) {
+            site.write("html/ri/one/only.txt", "the only file\n");
+            site.write("html/ri/one/.dot", "hidden\n");
+            site.mkdir("html/ri/one/dir");
+            site.write("html/ri/none/.dot", "hidden\n");
+            site.write("html/ri/none/index.html", "index\n");
             NginxDifferentialIT.compare(site, HTTP, cases(), NginxDifferentialIT::normalize, Map.of(),
                 "stdmods-differential.txt");
         }
