@@ -19,6 +19,7 @@ module jinx.http {
         jinx.http.internal.modules.SplitClientsModule,
         jinx.http.internal.modules.RefererModule,
         jinx.http.internal.modules.SecureLinkModule,
+        jinx.http.internal.modules.BrowserModule,
         jinx.http.internal.modules.AccessModule,
         jinx.http.internal.modules.RealIpModule,
         jinx.http.internal.modules.LimitReqModule,

@@ -46,6 +46,25 @@ class StdModulesDifferentialIT {
             location /ri/ {
                 random_index on;
             }
+            location /br/ {
+                modern_browser gecko 1.0.0;
+                modern_browser msie 6.0;
+                modern_browser safari 125;
+                modern_browser konqueror 3.0;
+                modern_browser_value "modern.";
+                ancient_browser Links Lynx netscape4;
+                return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
+            }
+            location /br-unlisted/ {
+                modern_browser opera 9.0;
+                modern_browser unlisted;
+                ancient_browser_value old;
+                ancient_browser Lynx;
+                return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
+            }
+            location /br-none/ {
+                return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -70,6 +89,7 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("referer server_names", request("/ref-names/", "http://localhost/")));
         cases.add(Case.get("referer server_names none", request("/ref-names/", null)));
         secureLink(cases);
+        browsers(cases);
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
         cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
@@ -78,6 +98,23 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("random_index missing", "GET /ri/missing/" + h));
         cases.add(Case.get("random_index not a slash", "GET /ri/one" + h));
         return cases;
+    }
+
+    static void browsers(List<Case> cases) {
+        String[] agents = {null, "", "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.0.0) Gecko/20020610",
+            "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:0.9.9) Gecko/20020610",
+            "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1)", "Mozilla/4.0 (compatible; MSIE 5.5; Windows 98)",
+            "Mozilla/4.0 (compatible; MSIE 6.0; X11; FreeBSD i386) Opera 7.50  [en]", "Opera/9.01 (X11; U; en)",
+            "Mozilla/5.0 (Macintosh; U; PPC Mac OS X; en) AppleWebKit/418 (KHTML, like Gecko) Safari/417.9.3",
+            "Mozilla/5.0 (compatible; Konqueror/3.5; FreeBSD) KHTML/3.5.1 (like Gecko)",
+            "Mozilla/4.72 [en] (X11; U; Linux)", "Lynx/2.8.9rel.1 libwww-FM/2.14", "curl/7.88.1",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko/20100101 Firefox/120.0", "MSIE 6.0b"};
+        for (String location : new String[] {"/br/", "/br-unlisted/", "/br-none/"}) {
+            for (String ua : agents) {
+                cases.add(Case.get("browser " + location + " " + ua, "GET " + location + " HTTP/1.1\r\nHost: localhost"
+                    + "\r\n" + (ua == null ? "" : "User-Agent: " + ua + "\r\n") + "\r\n"));
+            }
+        }
     }
 
     static void secureLink(List<Case> cases) {

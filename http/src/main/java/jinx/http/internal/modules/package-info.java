@@ -6,7 +6,8 @@
  * {@code if} included), {@code ngx_http_map_module.c} ({@code http_map}), {@code ngx_http_split_clients_module.c}
  * ({@code http_split_clients}, with {@code src/core/ngx_murmurhash.c}), {@code ngx_http_referer_module.c}
  * ({@code http_referer}), {@code ngx_http_secure_link_module.c} ({@code http_secure_link}),
- * {@code ngx_http_random_index_module.c} ({@code http_random_index}), {@code ngx_http_geo_module.c}
+ * {@code ngx_http_random_index_module.c} ({@code http_random_index}), {@code ngx_http_browser_module.c}
+ * ({@code http_browser}), {@code ngx_http_geo_module.c}
  * ({@code http_geo}), {@code ngx_http_access_module.c} ({@code http_access}), {@code ngx_http_realip_module.c}
  * ({@code http_realip}), {@code ngx_http_auth_basic_module.c} ({@code http_auth_basic}, with
  * {@code src/core/ngx_crypt.c}), {@code ngx_http_headers_filter_module.c} ({@code http_headers_filter}),

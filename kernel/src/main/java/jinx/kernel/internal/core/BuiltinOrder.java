@@ -36,6 +36,7 @@ public final class BuiltinOrder {
         "http_split_clients",
         "http_referer",
         "http_secure_link",
+        "http_browser",
         "http_random_index",
         "http_index",
         "http_autoindex",
