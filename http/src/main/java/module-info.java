@@ -34,6 +34,7 @@ module jinx.http {
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,
         jinx.http.internal.modules.HeadersFilterModule,
+        jinx.http.internal.modules.CharsetModule,
         jinx.http.internal.modules.GzipFilterModule,
         jinx.http.internal.modules.RangeFilterModule,
         jinx.http.internal.filter.ChunkedFilterModule,

@@ -21,6 +21,9 @@ class StdModulesDifferentialIT {
 
     static final String HTTP = """
         default_type text/plain;
+        include koi-utf;
+        include koi-win;
+        include win-utf;
         server {
             listen 127.0.0.1:%PORT%;
             server_name localhost ~^re\\d+\\.test$;
@@ -65,6 +68,15 @@ class StdModulesDifferentialIT {
             location /br-none/ {
                 return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
             }
+            location /cs/ {
+                charset utf-8;
+                location /cs/koi/ { source_charset koi8-r; }
+                location /cs/win/ { source_charset windows-1251; charset koi8-r; }
+                location /cs/back/ { source_charset utf-8; charset windows-1251; }
+                location /cs/html/ { charset_types text/css; }
+                location /cs/moved { return 301 /x; }
+                location /cs/text { return 200 "text\\n"; }
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -89,6 +101,10 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("referer server_names", request("/ref-names/", "http://localhost/")));
         cases.add(Case.get("referer server_names none", request("/ref-names/", null)));
         secureLink(cases);
+        for (String uri : new String[] {"/cs/a.txt", "/cs/a.bin", "/cs/koi/k.txt", "/cs/win/w.txt", "/cs/back/u.txt",
+            "/cs/html/a.css", "/cs/html/a.txt", "/cs/html/a.html", "/cs/moved", "/cs/text"}) {
+            cases.add(Case.get("charset " + uri, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+        }
         browsers(cases);
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
@@ -168,6 +184,24 @@ class StdModulesDifferentialIT {
             site.mkdir("html/ri/one/dir");
             site.write("html/ri/none/.dot", "hidden\n");
             site.write("html/ri/none/index.html", "index\n");
+            for (String map : new String[] {"koi-utf", "koi-win", "win-utf"}) {
+                site.write("conf/" + map, java.nio.file.Files.readAllBytes(Site.distribution().resolve("conf/" + map)));
+            }
+            byte[] high = new byte[128];
+            for (int i = 0; i < 128; i++) {
+                high[i] = (byte) (128 + i);
+            }
+            site.write("html/cs/a.txt", "plain\n");
+            site.write("html/cs/a.bin", high);
+            site.write("html/cs/koi/k.txt", high);
+            site.write("html/cs/win/w.txt", high);
+            site.write("html/cs/back/u.txt", "\u043f\u0440\u0438\u0432\u0435\u0442 \u20ac \u4e2d \u00e9\n".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8));
+            site.write("html/cs/back/cut.txt", new byte[] {'a', (byte) 0xd0, (byte) 0xbf, (byte) 0xd0, '\n', (byte) 0xff,
+                (byte) 0xe2, (byte) 0x82});
+            site.write("html/cs/html/a.css", "css\n");
+            site.write("html/cs/html/a.txt", "txt\n");
+            site.write("html/cs/html/a.html", "html\n");
             NginxDifferentialIT.compare(site, HTTP, cases(), NginxDifferentialIT::normalize, Map.of(),
                 "stdmods-differential.txt");
         }

@@ -268,26 +268,34 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
         return false;
     }
 
-    /** nginx's {@code ngx_http_types_slot()}: text/html first, {@code *} for any, a warning for a duplicate. */
     private static void types(ConfContext cf, GzipConf conf) {
-        if (conf.types == ANY) {
-            return;
+        conf.types = addTypes(cf, conf.types);
+    }
+
+    /**
+     * nginx's {@code ngx_http_types_slot()}: text/html first, {@code *} for any, a warning for a duplicate.
+     *
+     * @param cf the directive
+     * @param types the types so far, null while unset
+     * @return the types
+     */
+    static List<String> addTypes(ConfContext cf, List<String> types) {
+        if (types == ANY) {
+            return types;
         }
-        if (conf.types == null) {
-            conf.types = new ArrayList<>(DEFAULT_TYPES);
-        }
+        List<String> list = types == null ? new ArrayList<>(DEFAULT_TYPES) : types;
         for (String v : cf.args().subList(1, cf.args().size())) {
             if (v.equals("*")) {
-                conf.types = ANY;
-                return;
+                return ANY;
             }
             String t = v.toLowerCase(Locale.ROOT);
-            if (conf.types.contains(t)) {
+            if (list.contains(t)) {
                 cf.log(LogLevel.WARN, "duplicate MIME type \"" + v + "\"");
                 continue;
             }
-            conf.types.add(t);
+            list.add(t);
         }
+        return list;
     }
 
     /** {@code gzip_comp_level}: nginx's number slot bounded to 1..9. */

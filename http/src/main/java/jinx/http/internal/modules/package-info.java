@@ -7,7 +7,8 @@
  * ({@code http_split_clients}, with {@code src/core/ngx_murmurhash.c}), {@code ngx_http_referer_module.c}
  * ({@code http_referer}), {@code ngx_http_secure_link_module.c} ({@code http_secure_link}),
  * {@code ngx_http_random_index_module.c} ({@code http_random_index}), {@code ngx_http_browser_module.c}
- * ({@code http_browser}), {@code ngx_http_geo_module.c}
+ * ({@code http_browser}), {@code ngx_http_charset_filter_module.c} ({@code http_charset_filter}, whose
+ * {@code charset_map} tables nginx ships as {@code conf/koi-utf}, {@code conf/koi-win} and {@code conf/win-utf}), {@code ngx_http_geo_module.c}
  * ({@code http_geo}), {@code ngx_http_access_module.c} ({@code http_access}), {@code ngx_http_realip_module.c}
  * ({@code http_realip}), {@code ngx_http_auth_basic_module.c} ({@code http_auth_basic}, with
  * {@code src/core/ngx_crypt.c}), {@code ngx_http_headers_filter_module.c} ({@code http_headers_filter}),

@@ -48,6 +48,7 @@ public final class BuiltinOrder {
         // filters, in execution order: the response passes them top to bottom
         "http_not_modified_filter",
         "http_headers_filter",
+        "http_charset_filter",
         "http_gzip_filter",
         "http_range_filter",
         "http_chunked_filter",
