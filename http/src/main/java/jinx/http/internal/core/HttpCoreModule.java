@@ -440,7 +440,7 @@ public final class HttpCoreModule implements JinxModule, HttpModule {
      * @param srvConfs the module server confs of a block
      * @return the server conf
      */
-    static HttpCoreSrvConf srvConf(Object[] srvConfs) {
+    public static HttpCoreSrvConf srvConf(Object[] srvConfs) {
         for (Object o : srvConfs) {
             if (o instanceof HttpCoreSrvConf c) {
                 return c;

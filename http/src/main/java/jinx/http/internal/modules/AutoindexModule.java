@@ -58,7 +58,8 @@ public final class AutoindexModule implements JinxModule, HttpModule {
     private static final int JSONP = 2;
     private static final int XML = 3;
     /** The file system's name encoding: names are listed as the bytes on disk. */
-    private static final Charset NAMES = names();
+    /** The charset of file names, whose bytes nginx takes as they are. */
+    static final Charset NAMES = names();
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("autoindex", MSL, Arity.FLAG, AutoindexLocConf.class,
@@ -246,17 +247,32 @@ public final class AutoindexModule implements JinxModule, HttpModule {
                 }
             }
             return Rc.OK;
-        } catch (NoSuchFileException | NotDirectoryException e) {
+        } catch (IOException | RuntimeException e) {
+            return openDirFailed(r, path, e);
+        }
+    }
+
+    /**
+     * nginx's answer to a directory that {@code opendir()} could not open, with its log line: 404 (error) for a
+     * missing path or a file, 403 (error) for one denied, 500 (crit) otherwise.
+     *
+     * @param r the request
+     * @param path the directory
+     * @param e what opening it threw
+     * @return the status
+     */
+    static int openDirFailed(HttpRequest r, String path, Exception e) {
+        if (e instanceof NoSuchFileException || e instanceof NotDirectoryException) {
             String reason = e instanceof NotDirectoryException ? "20: Not a directory" : "2: No such file or directory";
             CoreOutput.log(r, LogLevel.ERROR, 0, "opendir() \"" + path + "\" failed (" + reason + ")");
             return 404;
-        } catch (AccessDeniedException e) {
+        }
+        if (e instanceof AccessDeniedException) {
             CoreOutput.log(r, LogLevel.ERROR, 0, "opendir() \"" + path + "\" failed (13: Permission denied)");
             return 403;
-        } catch (IOException | RuntimeException e) {
-            CoreOutput.log(r, LogLevel.CRIT, 0, "opendir() \"" + path + "\" failed (" + e.getMessage() + ")");
-            return CoreOutput.INTERNAL_SERVER_ERROR;
         }
+        CoreOutput.log(r, LogLevel.CRIT, 0, "opendir() \"" + path + "\" failed (" + e.getMessage() + ")");
+        return CoreOutput.INTERNAL_SERVER_ERROR;
     }
 
     /** {@code stat()}, and {@code lstat()} for a link whose target is gone; null for an entry to leave out. */

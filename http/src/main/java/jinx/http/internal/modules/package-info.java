@@ -4,7 +4,11 @@
  * ({@code http_index}), {@code ngx_http_autoindex_module.c} ({@code http_autoindex}),
  * {@code ngx_http_rewrite_module.c} with the script codes of {@code src/http/ngx_http_script.c} ({@code http_rewrite},
  * {@code if} included), {@code ngx_http_map_module.c} ({@code http_map}), {@code ngx_http_split_clients_module.c}
- * ({@code http_split_clients}, with {@code src/core/ngx_murmurhash.c}), {@code ngx_http_geo_module.c}
+ * ({@code http_split_clients}, with {@code src/core/ngx_murmurhash.c}), {@code ngx_http_referer_module.c}
+ * ({@code http_referer}), {@code ngx_http_secure_link_module.c} ({@code http_secure_link}),
+ * {@code ngx_http_random_index_module.c} ({@code http_random_index}), {@code ngx_http_browser_module.c}
+ * ({@code http_browser}), {@code ngx_http_charset_filter_module.c} ({@code http_charset_filter}, whose
+ * {@code charset_map} tables nginx ships as {@code conf/koi-utf}, {@code conf/koi-win} and {@code conf/win-utf}), {@code ngx_http_geo_module.c}
  * ({@code http_geo}), {@code ngx_http_access_module.c} ({@code http_access}), {@code ngx_http_realip_module.c}
  * ({@code http_realip}), {@code ngx_http_auth_basic_module.c} ({@code http_auth_basic}, with
  * {@code src/core/ngx_crypt.c}), {@code ngx_http_headers_filter_module.c} ({@code http_headers_filter}),
@@ -23,7 +27,7 @@
  * <h2>Order</h2>
  * Handlers of one phase run as {@code BuiltinOrder} lists their modules: in PREACCESS {@code http_limit_req}
  * before {@code http_limit_conn} (nginx runs its handler array backwards); in ACCESS {@code http_access} before
- * {@code http_auth_basic} (as nginx runs them); in CONTENT {@code http_index}, {@code http_autoindex},
+ * {@code http_auth_basic} (as nginx runs them); in CONTENT {@code http_random_index}, {@code http_index}, {@code http_autoindex},
  * {@code http_gzip_static}, then {@code http_static}. The filters run {@code http_not_modified_filter},
  * {@code http_headers_filter}, {@code http_gzip_filter}, {@code http_range_filter}, then the chunked, header and
  * write filters; the range module's body filters are the range body filter and then the copy step, as nginx runs

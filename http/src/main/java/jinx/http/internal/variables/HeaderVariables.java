@@ -298,9 +298,21 @@ public final class HeaderVariables {
      * @return the decoded bytes as ISO-8859-1 text, or null when invalid or empty
      */
     public static String decodeBase64(String src) {
+        return decodeBase64(src, false);
+    }
+
+    /**
+     * Decodes base64 as nginx's {@code ngx_decode_base64url()} with {@code url} (the alphabet with {@code -} and
+     * {@code _}), otherwise as {@link #decodeBase64(String)}.
+     *
+     * @param src the encoded text
+     * @param url the URL-safe alphabet
+     * @return the decoded bytes as ISO-8859-1 text, or null when invalid or empty
+     */
+    public static String decodeBase64(String src, boolean url) {
         int len = 0;
         while (len < src.length() && src.charAt(len) != '=') {
-            if (base64(src.charAt(len)) < 0) {
+            if (base64(src.charAt(len), url) < 0) {
                 return null;
             }
             len++;
@@ -311,27 +323,27 @@ public final class HeaderVariables {
         StringBuilder out = new StringBuilder(len * 3 / 4);
         int i = 0;
         for (; len - i > 3; i += 4) {
-            int a = base64(src.charAt(i));
-            int b = base64(src.charAt(i + 1));
-            int c = base64(src.charAt(i + 2));
-            int d = base64(src.charAt(i + 3));
+            int a = base64(src.charAt(i), url);
+            int b = base64(src.charAt(i + 1), url);
+            int c = base64(src.charAt(i + 2), url);
+            int d = base64(src.charAt(i + 3), url);
             out.append((char) ((a << 2 | b >> 4) & 0xff));
             out.append((char) ((b << 4 | c >> 2) & 0xff));
             out.append((char) ((c << 6 | d) & 0xff));
         }
         if (len - i > 1) {
-            int a = base64(src.charAt(i));
-            int b = base64(src.charAt(i + 1));
+            int a = base64(src.charAt(i), url);
+            int b = base64(src.charAt(i + 1), url);
             out.append((char) ((a << 2 | b >> 4) & 0xff));
             if (len - i > 2) {
-                int c = base64(src.charAt(i + 2));
+                int c = base64(src.charAt(i + 2), url);
                 out.append((char) ((b << 4 | c >> 2) & 0xff));
             }
         }
         return out.toString();
     }
 
-    private static int base64(char c) {
+    private static int base64(char c, boolean url) {
         if (c >= 'A' && c <= 'Z') {
             return c - 'A';
         }
@@ -340,6 +352,9 @@ public final class HeaderVariables {
         }
         if (c >= '0' && c <= '9') {
             return c - '0' + 52;
+        }
+        if (url) {
+            return c == '-' ? 62 : c == '_' ? 63 : -1;
         }
         return c == '+' ? 62 : c == '/' ? 63 : -1;
     }

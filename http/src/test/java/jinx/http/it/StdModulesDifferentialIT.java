@@ -1,0 +1,209 @@
+package jinx.http.it;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import jinx.http.it.NginxDifferentialIT.Case;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The referer, secure_link, random_index, browser, userid, charset, sub_filter and gunzip modules beside Debian's
+ * nginx: the same configuration, the same requests, the same bytes.
+ */
+@Tag("slow")
+class StdModulesDifferentialIT {
+
+    static final String HTTP = """
+        default_type text/plain;
+        include koi-utf;
+        include koi-win;
+        include win-utf;
+        server {
+            listen 127.0.0.1:%PORT%;
+            server_name localhost ~^re\\d+\\.test$;
+            location /ref/ {
+                valid_referers none blocked example.com *.example.net www.example.* site.org/pub ~\\.regex\\.;
+                if ($invalid_referer) { return 403 "bad referer\\n"; }
+                return 200 "ok [$invalid_referer]\\n";
+            }
+            location /ref-re/ {
+                valid_referers x.com ~^re\\d+\\.TEST/x.$;
+                return 200 "[$invalid_referer]\\n";
+            }
+            location /sl/ {
+                secure_link $arg_md5,$arg_e;
+                secure_link_md5 "$secure_link_expires$uri key";
+                return 200 "[$secure_link][$secure_link_expires]\\n";
+            }
+            location /slp/ {
+                secure_link_secret w0rd;
+                if ($secure_link = "") { return 403; }
+                return 200 "[$secure_link]\\n";
+            }
+            location /ri/ {
+                random_index on;
+            }
+            location /br/ {
+                modern_browser gecko 1.0.0;
+                modern_browser msie 6.0;
+                modern_browser safari 125;
+                modern_browser konqueror 3.0;
+                modern_browser_value "modern.";
+                ancient_browser Links Lynx netscape4;
+                return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
+            }
+            location /br-unlisted/ {
+                modern_browser opera 9.0;
+                modern_browser unlisted;
+                ancient_browser_value old;
+                ancient_browser Lynx;
+                return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
+            }
+            location /br-none/ {
+                return 200 "[$modern_browser][$ancient_browser][$msie]\\n";
+            }
+            location /cs/ {
+                charset utf-8;
+                location /cs/koi/ { source_charset koi8-r; }
+                location /cs/win/ { source_charset windows-1251; charset koi8-r; }
+                location /cs/back/ { source_charset utf-8; charset windows-1251; }
+                location /cs/html/ { charset_types text/css; }
+                location /cs/moved { return 301 /x; }
+                location /cs/text { return 200 "text\\n"; }
+            }
+            location /ref-names/ {
+                valid_referers server_names;
+                return 200 "[$invalid_referer]\\n";
+            }
+        }
+        """;
+
+    static List<Case> cases() {
+        List<Case> cases = new ArrayList<>();
+        String[] referers = {null, "blocked", "http://example.com/", "HTTP://EXAMPLE.COM:81/x",
+            "http://sub.example.com/", "http://a.b.example.net/", "http://example.net/", "http://www.example.co/",
+            "http://site.org/pub/x", "http://site.org/priv", "http://x.regex.y/", "https://x.regex.", "http://a.org",
+            "https://h/", "http://" + "a".repeat(300) + ".com/"};
+        for (String ref : referers) {
+            cases.add(Case.get("referer " + ref, request("/ref/", ref)));
+        }
+        cases.add(Case.get("referer server_names regex", request("/ref-names/", "http://re7.test")));
+        cases.add(Case.get("referer server_names regex path", request("/ref-names/", "http://re7.test/")));
+        for (String ref : new String[] {"https://re7.test/x", "https://re7.test/xy", "HTTP://re7.test/xy"}) {
+            cases.add(Case.get("referer regex " + ref, request("/ref-re/", ref)));
+        }
+        cases.add(Case.get("referer server_names", request("/ref-names/", "http://localhost/")));
+        cases.add(Case.get("referer server_names none", request("/ref-names/", null)));
+        secureLink(cases);
+        for (String uri : new String[] {"/cs/a.txt", "/cs/a.bin", "/cs/koi/k.txt", "/cs/win/w.txt", "/cs/back/u.txt",
+            "/cs/html/a.css", "/cs/html/a.txt", "/cs/html/a.html", "/cs/moved", "/cs/text"}) {
+            cases.add(Case.get("charset " + uri, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+        }
+        browsers(cases);
+        String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
+        cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
+        cases.add(Case.get("random_index POST", "POST /ri/one/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n"));
+        cases.add(Case.get("random_index no file", "GET /ri/none/" + h));
+        cases.add(Case.get("random_index missing", "GET /ri/missing/" + h));
+        cases.add(Case.get("random_index not a slash", "GET /ri/one" + h));
+        return cases;
+    }
+
+    static void browsers(List<Case> cases) {
+        String[] agents = {null, "", "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.0.0) Gecko/20020610",
+            "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:0.9.9) Gecko/20020610",
+            "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1)", "Mozilla/4.0 (compatible; MSIE 5.5; Windows 98)",
+            "Mozilla/4.0 (compatible; MSIE 6.0; X11; FreeBSD i386) Opera 7.50  [en]", "Opera/9.01 (X11; U; en)",
+            "Mozilla/5.0 (Macintosh; U; PPC Mac OS X; en) AppleWebKit/418 (KHTML, like Gecko) Safari/417.9.3",
+            "Mozilla/5.0 (compatible; Konqueror/3.5; FreeBSD) KHTML/3.5.1 (like Gecko)",
+            "Mozilla/4.72 [en] (X11; U; Linux)", "Lynx/2.8.9rel.1 libwww-FM/2.14", "curl/7.88.1",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko/20100101 Firefox/120.0", "MSIE 6.0b"};
+        for (String location : new String[] {"/br/", "/br-unlisted/", "/br-none/"}) {
+            for (String ua : agents) {
+                cases.add(Case.get("browser " + location + " " + ua, "GET " + location + " HTTP/1.1\r\nHost: localhost"
+                    + "\r\n" + (ua == null ? "" : "User-Agent: " + ua + "\r\n") + "\r\n"));
+            }
+        }
+    }
+
+    static void secureLink(List<Case> cases) {
+        String future = "4102444800";
+        String[][] links = {
+            {"valid", "/sl/a?md5=" + b64url(future + "/sl/a key") + "&e=" + future},
+            {"expired", "/sl/a?md5=" + b64url("1000/sl/a key") + "&e=1000"},
+            {"wrong hash", "/sl/a?md5=" + b64url("1000/sl/b key") + "&e=1000"},
+            {"bad expiry", "/sl/a?md5=" + b64url("/sl/a key") + "&e=1x"},
+            {"no expiry", "/sl/a?md5=" + b64url("/sl/a key")},
+            {"padded", "/sl/a?md5=" + b64url("1/sl/a key") + "==&e=1"},
+            {"too long", "/sl/a?md5=" + b64url("1/sl/a key") + "===&e=1"},
+            {"secret", "/slp/" + hex("dir/f.txtw0rd") + "/dir/f.txt"},
+            {"secret upper", "/slp/" + hex("dir/f.txt?a=1w0rd").toUpperCase() + "/dir/f.txt?a=1"},
+            {"secret wrong", "/slp/" + hex("dir/f.txtw0rd") + "/dir/g.txt"},
+        };
+        for (String[] l : links) {
+            cases.add(Case.get("secure_link " + l[0], "GET " + l[1] + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+        }
+    }
+
+    private static byte[] md5(String s) {
+        try {
+            return java.security.MessageDigest.getInstance("MD5").digest(s.getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String b64url(String s) {
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(md5(s));
+    }
+
+    private static String hex(String s) {
+        return java.util.HexFormat.of().formatHex(md5(s));
+    }
+
+    static String request(String uri, String referer) {
+        return "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n" + (referer == null ? "" : "Referer: " + referer
+            + "\r\n") + "\r\n";
+    }
+
+    @Test
+    @Timeout(120)
+    void asNginx() throws Exception {
+        assumeTrue(NginxServer.installed(), "nginx is not installed (.ci/run installs it)");
+        try (Site site = Site.create()) {
+            site.write("html/ri/one/only.txt", "the only file\n");
+            site.write("html/ri/one/.dot", "hidden\n");
+            site.mkdir("html/ri/one/dir");
+            site.write("html/ri/none/.dot", "hidden\n");
+            site.write("html/ri/none/index.html", "index\n");
+            for (String map : new String[] {"koi-utf", "koi-win", "win-utf"}) {
+                site.write("conf/" + map, java.nio.file.Files.readAllBytes(Site.distribution().resolve("conf/" + map)));
+            }
+            byte[] high = new byte[128];
+            for (int i = 0; i < 128; i++) {
+                high[i] = (byte) (128 + i);
+            }
+            site.write("html/cs/a.txt", "plain\n");
+            site.write("html/cs/a.bin", high);
+            site.write("html/cs/koi/k.txt", high);
+            site.write("html/cs/win/w.txt", high);
+            site.write("html/cs/back/u.txt", "\u043f\u0440\u0438\u0432\u0435\u0442 \u20ac \u4e2d \u00e9\n".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8));
+            site.write("html/cs/back/cut.txt", new byte[] {'a', (byte) 0xd0, (byte) 0xbf, (byte) 0xd0, '\n', (byte) 0xff,
+                (byte) 0xe2, (byte) 0x82});
+            site.write("html/cs/html/a.css", "css\n");
+            site.write("html/cs/html/a.txt", "txt\n");
+            site.write("html/cs/html/a.html", "html\n");
+            NginxDifferentialIT.compare(site, HTTP, cases(), NginxDifferentialIT::normalize, Map.of(),
+                "stdmods-differential.txt");
+        }
+    }
+}
