@@ -46,7 +46,7 @@ class SubrequestModulesConfTest {
     }
 
     private static String server(String loc) {
-        // line 8 of the fixture's file: the first of http {}
+        // line 9 of the fixture's file (EngineFixture.modules): the first of http {}
         return "server { listen 127.0.0.1:8080; location / { " + loc + " } }";
     }
 
@@ -55,8 +55,8 @@ class SubrequestModulesConfTest {
         String m = String.valueOf(e.getMessage());
         assertTrue(m.startsWith(text), m);
         if (where) {
-            assertTrue(m.endsWith(" in " + m.substring(m.indexOf(" in /") + 4, m.lastIndexOf(':')) + ":8")
-                && m.contains("conf/jinx.conf:8"), m);
+            assertTrue(m.endsWith(" in " + m.substring(m.indexOf(" in /") + 4, m.lastIndexOf(':')) + ":9")
+                && m.contains("conf/jinx.conf:9"), m);
         }
     }
 }
