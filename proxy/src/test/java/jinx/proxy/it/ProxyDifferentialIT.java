@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import jinx.testkit.DifferentialSite;
-import jinx.testkit.FakeDns;
+import jinx.kernel.testsuite.FakeDns;
 import jinx.testkit.FakeUpstream;
 import jinx.testkit.Received;
 

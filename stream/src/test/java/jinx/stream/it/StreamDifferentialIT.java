@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import jinx.testkit.DifferentialSite;
-import jinx.testkit.FakeDns;
+import jinx.kernel.testsuite.FakeDns;
 
 /**
  * The same {@code stream {}} configuration in Debian's nginx (its dynamic stream module) and in Jinx, in front of

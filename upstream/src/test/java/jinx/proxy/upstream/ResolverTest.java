@@ -29,8 +29,8 @@ import jinx.kernel.ConfException;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
-import jinx.testkit.FakeDns;
-import jinx.testkit.FakeDns.Record;
+import jinx.kernel.testsuite.FakeDns;
+import jinx.kernel.testsuite.FakeDns.Record;
 
 /**
  * The resolver on a real loop (epoll) against the test kit's name server on 127.0.0.1: answers, the cache, errors

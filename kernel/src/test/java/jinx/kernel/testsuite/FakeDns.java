@@ -1,4 +1,4 @@
-package jinx.testkit;
+package jinx.kernel.testsuite;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
