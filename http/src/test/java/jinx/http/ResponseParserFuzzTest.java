@@ -123,7 +123,8 @@ class ResponseParserFuzzTest {
         for (String fact : whole) {
             if (fact.startsWith("status ")) {
                 int version = Integer.parseInt(fact.split(" ")[1]);
-                String code = fact.split(" ")[2];
+                // three digits, as they came: nginx's parser takes "000" (the upstream judges the code later)
+                String code = String.format("%03d", Integer.parseInt(fact.split(" ")[2]));
                 String reason = fact.substring(fact.indexOf('[') + 1, fact.length() - 1);
                 again.append("HTTP/").append(version / 1000).append('.').append(version % 1000).append(' ')
                     .append(code).append(reason).append("\r\n");
