@@ -99,6 +99,8 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     public boolean logged;
     /** The request is finished (nginx's {@code r->done}). */
     boolean done;
+    /** The request has output body data (nginx's {@code r->request_output}), for SSI's {@code stub}. */
+    public boolean requestOutput;
     /** The response was completely produced (nginx's {@code r->request_complete}). */
     public boolean requestComplete;
     /** The request runs its {@code post_action} (nginx's {@code r->post_action}). */
@@ -253,6 +255,7 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         expectTested = false;
         logged = false;
         done = false;
+        requestOutput = false;
         requestComplete = false;
         postAction = false;
         filterFinalize = false;
@@ -554,8 +557,31 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         return cmcf().headerFilter.filter(this);
     }
 
+    /**
+     * Tells whether this request is the one whose output goes to the client now (nginx's
+     * {@code r == r->connection->data}).
+     *
+     * @return true when active
+     */
+    public boolean active() {
+        return hc.active() == this;
+    }
+
+    /**
+     * Tells whether the request is finished (nginx's {@code r->done}): a waited subrequest is marked so even
+     * before its turn to output comes.
+     *
+     * @return true when done
+     */
+    public boolean isDone() {
+        return done;
+    }
+
     @Override
     public int outputFilter(BufChain in) {
+        if (in != null && in.buf.size() > 0) {
+            requestOutput = true;
+        }
         int rc = cmcf().bodyFilter.filter(this, in);
         if (rc == Rc.ERROR) {
             // ERROR may be returned by any filter

@@ -53,6 +53,7 @@ public final class BuiltinOrder {
         "http_headers_filter",
         "http_addition_filter",
         "http_charset_filter",
+        "http_ssi_filter",
         "http_postpone_filter",
         "http_gzip_filter",
         "http_range_filter",
