@@ -213,7 +213,8 @@ public final class Bench {
 
     /** Checks that both servers answer with the same bytes apart from Date and Server. */
     private void compare(Server[] pair) {
-        for (String path : List.of("/hello", "/1k.bin", "/proxy/hello", "/proxy/1k.bin", "/limited")) {
+        for (String path : List.of("/hello", "/1k.bin", "/proxy/hello", "/proxy/1k.bin", "/limited", "/mapped",
+            "/if")) {
             String a = normalized(pair[0].get(path));
             String b = normalized(pair[1].get(path));
             if (!a.equals(b)) {

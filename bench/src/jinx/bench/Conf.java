@@ -81,6 +81,7 @@ final class Conf {
             + (accessLog ? "    access_log logs/access.log;\n" : "    access_log off;\n")
             + proxies(backend)
             + "    limit_req_zone $binary_remote_addr zone=bench:1m rate=10000000r/s;\n"
+            + map200()
             + "    server {\n"
             + "        listen 127.0.0.1:" + port + ";\n"
             + https(tlsPort)
@@ -94,6 +95,16 @@ final class Conf {
             + "        location /gz/ {\n"
             + "            gzip on;\n"
             + "            gzip_comp_level 1;\n"
+            + "        }\n"
+            // map-hello: the 200-entry map's value, looked up on each request; if-hello: a regex if on a header
+            + "        location = /mapped {\n"
+            + "            return 200 \"$bench_mapped\\n\";\n"
+            + "        }\n"
+            + "        location = /if {\n"
+            + "            if ($http_user_agent ~* \"(bot|crawler|spider)[0-9]*$\") {\n"
+            + "                return 403;\n"
+            + "            }\n"
+            + "            return 200 \"hello\\n\";\n"
             + "        }\n"
             + "        location = /limited {\n"
             + "            limit_req zone=bench burst=100 nodelay;\n"
@@ -120,5 +131,14 @@ final class Conf {
                     + "        }\n"))
             + "    }\n"
             + "}\n";
+    }
+
+    /** A map of 200 entries, the last of which the {@code map-hello} scenario's URI finds. */
+    static String map200() {
+        StringBuilder b = new StringBuilder("    map $uri $bench_mapped {\n        default none;\n");
+        for (int i = 0; i < 199; i++) {
+            b.append("        /entry/").append(i).append(" value").append(i).append(";\n");
+        }
+        return b.append("        /mapped found;\n    }\n").toString();
     }
 }

@@ -72,6 +72,8 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
             new Scenario("304", ONE, Kind.LOAD, "/1k.bin", 1, 50, List.of()),
             new Scenario("gzip-100k", ONE, Kind.LOAD, "/gz/page.html", 1, 10, List.of("Accept-Encoding: gzip")),
             new Scenario("limit-hello", ONE, Kind.LOAD, "/limited", 1, 50, List.of()),
+            new Scenario("map-hello", ONE, Kind.LOAD, "/mapped", 1, 50, List.of()),
+            new Scenario("if-hello", ONE, Kind.LOAD, "/if", 1, 50, List.of("User-Agent: Mozilla/5.0 (X11)")),
             new Scenario("proxy-hello", ONE, Kind.LOAD, "/proxy/hello", 1, 50, List.of()),
             new Scenario("proxy-1k", ONE, Kind.LOAD, "/proxy/1k.bin", 1, 50, List.of()),
             new Scenario("proxy-1m", ONE, Kind.LOAD, "/proxy/1m.bin", 1, 10, List.of()),
