@@ -90,7 +90,8 @@ class SsiDifferentialIT {
             <!--#if expr="$v != abc" -->ne<!--#elif expr="$v = /^a(b)(?<rest>.)$/" -->re $1 $rest<!--#endif -->;
             <!--#if expr="$nosuch" -->set<!--#else -->unset<!--#endif -->;
             <!--#if expr="$v = /^a(b)(?<rest>.)/" -->re <!--#echo var="1" --> <!--#echo var="rest" --><!--#endif -->;
-            <!--#if expr="$v = /^(?P<first>x)?a/" -->re2 [<!--#echo var="1" -->] [<!--#echo var="first" -->]<!--#endif -->;
+            <!--#if expr="$v = /^(?P<first>x)?a/" -->re2 \
+            [<!--#echo var="1" -->] [<!--#echo var="first" -->]<!--#endif -->;
             <!--#if expr="$v = /B/" -->caseful<!--#else -->no<!--#endif -->;
             <!--#if expr="$v = \\/abc" -->slash<!--#else -->noslash<!--#endif -->;
             <!--#if expr="$V = abc" -->lower<!--#endif -->;
