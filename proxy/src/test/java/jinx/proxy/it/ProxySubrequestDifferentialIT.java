@@ -21,9 +21,10 @@ import jinx.testkit.Received;
  * Subrequests served by the proxy, in Debian's nginx and in Jinx in front of the same {@link FakeUpstream}:
  * {@code auth_request} to a proxied location (its answer deciding, {@code auth_request_set} taking the backend's
  * headers, {@code WWW-Authenticate} passed on with 401, a dead or odd backend making 500) and {@code mirror} to a
- * proxied location (with and without the body, several mirrors). The client's bytes and what reached the backend
- * (sorted: a mirror and its main request reach it in either order) must be equal. The report is written to
- * {@code target/proxy-subrequest-differential.txt}.
+ * proxied location (with and without the body, several mirrors); SSI's {@code include} of proxied locations, into a
+ * variable ({@code set}, which nginx fills from the upstream's buffer), waited for, and with a stub. The client's
+ * bytes and what reached the backend (sorted: a mirror and its main request reach it in either order) must be
+ * equal. The report is written to {@code target/proxy-subrequest-differential.txt}.
  *
  * <p>One difference is current nginx's: since 1.23.0 repeated header lines are linked, and {@code auth_request}
  * passes every {@code WWW-Authenticate} line of a 401; Debian's 1.22 passes the first. Jinx follows current nginx, so
@@ -63,6 +64,23 @@ class ProxySubrequestDifferentialIT {
             location /mirrored-off/ { mirror off; proxy_pass http://up/; }
             location = /_mirror { internal; proxy_pass http://up/mirror$request_uri; }
             location = /_mirror2 { internal; proxy_pass http://up/mirror2$request_uri; }
+            location /_up/ { proxy_pass http://up/; }
+            location /_dead/ { proxy_pass http://dead/; }
+            location /ssi/ {
+                ssi on;
+                default_type text/html;
+                location = /ssi/set {
+                    return 200 '<!--#include virtual="/_up/hello" set="v" -->[<!--#echo var="v" -->]\n';
+                }
+                location = /ssi/virtual {
+                    return 200 '[<!--#include virtual="/_up/hello" -->]
+                        [<!--#include virtual="/_up/echo?$args" wait="yes" -->]\n';
+                }
+                location = /ssi/stub {
+                    return 200 '<!--#block name="s" -->fallback<!--#endblock -->
+                        [<!--#include virtual="/_dead/x" stub="s" -->]\n';
+                }
+            }
         }
         """;
 
@@ -117,6 +135,9 @@ class ProxySubrequestDifferentialIT {
         c.add(post("mirror without the body", "/mirrored-nobody/echo", 2));
         c.add(get("mirror off", "/mirrored-off/hello", 1));
         c.add(get("mirror of a missing page", "/mirrored/status/404", 2));
+        c.add(get("ssi include set from the proxy", "/ssi/set", 1));
+        c.add(get("ssi include virtual and waited", "/ssi/virtual?q=1", 2));
+        c.add(get("ssi include stub when the upstream is dead", "/ssi/stub", 0));
         return c;
     }
 
