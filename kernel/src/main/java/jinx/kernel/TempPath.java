@@ -1,0 +1,112 @@
+package jinx.kernel;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import jinx.kernel.spi.ConfContext;
+import jinx.kernel.spi.ConfValues;
+
+/**
+ * A directory for temporary files and its level directories: nginx's {@code ngx_path_t}, as
+ * {@code client_body_temp_path} and {@code proxy_temp_path} set it ({@code ngx_conf_set_path_slot}). A module
+ * declares the paths it uses with {@link Cycle#addPath}, so that the master creates them, owned by the workers'
+ * {@code user}, as nginx's {@code ngx_create_paths()} does; {@link TempFile#create} makes the files in it.
+ *
+ * <p>Added in SPI 1.6.
+ */
+public final class TempPath {
+
+    private final Path dir;
+    private final int[] levels;
+
+    /**
+     * A path.
+     *
+     * @param dir the directory, absolute
+     * @param levels the level directories' widths (up to three, each 1 or 2), empty for none
+     */
+    public TempPath(Path dir, int[] levels) {
+        this.dir = dir;
+        this.levels = levels.clone();
+    }
+
+    /**
+     * Parses a path directive's arguments, {@code name [level1 [level2 [level3]]]}: nginx's
+     * {@code ngx_conf_set_path_slot}. A relative name is taken from the prefix.
+     *
+     * @param cf the directive being parsed
+     * @return the path
+     * @throws ConfException {@code "proxy_temp_path" directive invalid value}
+     */
+    public static TempPath parse(ConfContext cf) throws ConfException {
+        String name = new String(cf.arg(1).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+        Path dir = cf.resolve(name);
+        int n = cf.args().size() - 2;
+        int[] levels = new int[n];
+        int len = 0;
+        for (int i = 0; i < n; i++) {
+            int level = ConfValues.parseNumber(cf.arg(i + 2));
+            if (level <= 0) {
+                throw new ConfException("\"" + cf.name() + "\" directive invalid value");
+            }
+            levels[i] = level;
+            len += level + 1;
+        }
+        // nginx's NGX_MAX_PATH_LEVEL of three and the ten digits of a file's number
+        if (len > 10 + n) {
+            throw new ConfException("\"" + cf.name() + "\" directive invalid value");
+        }
+        return new TempPath(dir, levels);
+    }
+
+    /**
+     * Returns the directory.
+     *
+     * @return the directory
+     */
+    public Path dir() {
+        return dir;
+    }
+
+    /**
+     * Returns the level directories' widths.
+     *
+     * @return a copy, empty for none
+     */
+    public int[] levels() {
+        return levels.clone();
+    }
+
+    /**
+     * nginx's {@code ngx_create_hashed_filename()}: the file's name in this path, its level directories taken from
+     * the end of the number ({@code levels=1:2} gives {@code dir/3/12/0000000123}).
+     *
+     * @param number the file's ten-digit number
+     * @return the name
+     */
+    public String hashedName(String number) {
+        StringBuilder sb = new StringBuilder(dir.toString().length() + 24).append(dir);
+        int end = number.length();
+        for (int level : levels) {
+            sb.append('/').append(number, end - level, end);
+            end -= level;
+        }
+        return sb.append('/').append(number).toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TempPath p && p.dir.equals(dir) && Arrays.equals(p.levels, levels);
+    }
+
+    @Override
+    public int hashCode() {
+        return dir.hashCode() * 31 + Arrays.hashCode(levels);
+    }
+
+    @Override
+    public String toString() {
+        return dir + (levels.length == 0 ? "" : " " + Arrays.toString(levels));
+    }
+}

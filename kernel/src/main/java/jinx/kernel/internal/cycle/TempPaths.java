@@ -1,0 +1,76 @@
+package jinx.kernel.internal.cycle;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
+import jinx.kernel.TempPath;
+import jinx.kernel.internal.IoErrors;
+
+/**
+ * nginx's {@code ngx_create_paths()}: the directories for temporary files that the configuration declared
+ * ({@link Cycle#addPath}) are made by the process that builds a serving cycle (the master, or the single process),
+ * mode 0700, and given to the workers' {@code user} when it runs as root, with read, write and search permission
+ * for their owner, so that workers that dropped their privileges can make their files there.
+ */
+final class TempPaths {
+
+    /** {@code S_IRWXU}. */
+    private static final int USER_RWX = 0700;
+
+    private TempPaths() {
+    }
+
+    /**
+     * Creates the cycle's paths.
+     *
+     * @param cycle the cycle
+     * @param uid the workers' uid, negative when the master does not run as root (then no owner is changed)
+     * @throws ConfException nginx's words: {@code mkdir() "/x/proxy_temp" failed (13: Permission denied)},
+     *     {@code chown("/x", 65534) failed (...)}, {@code chmod() "/x" failed (...)}
+     */
+    static void create(Cycle cycle, int uid) throws ConfException {
+        for (TempPath path : cycle.paths()) {
+            Path dir = path.dir();
+            String name = dir.toString();
+            try {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                    "rwx------")));
+            } catch (FileAlreadyExistsException e) {
+                // nginx's NGX_EEXIST: a directory (or whatever is there) is kept
+            } catch (IOException e) {
+                throw new ConfException("mkdir() \"" + name + "\" failed (" + IoErrors.reason(e) + ")");
+            }
+            if (uid < 0) {
+                continue;
+            }
+            int owner;
+            int mode;
+            try {
+                owner = (Integer) Files.getAttribute(dir, "unix:uid");
+                mode = (Integer) Files.getAttribute(dir, "unix:mode");
+            } catch (IOException e) {
+                throw new ConfException("stat() \"" + name + "\" failed (" + IoErrors.reason(e) + ")");
+            }
+            if (owner != uid) {
+                try {
+                    Files.setAttribute(dir, "unix:uid", uid);
+                } catch (IOException e) {
+                    throw new ConfException("chown(\"" + name + "\", " + uid + ") failed (" + IoErrors.reason(e)
+                        + ")");
+                }
+            }
+            if ((mode & USER_RWX) != USER_RWX) {
+                try {
+                    Files.setAttribute(dir, "unix:mode", mode | USER_RWX);
+                } catch (IOException e) {
+                    throw new ConfException("chmod() \"" + name + "\" failed (" + IoErrors.reason(e) + ")");
+                }
+            }
+        }
+    }
+}
