@@ -190,8 +190,10 @@ public interface Cycle {
      * <p>Added in SPI 1.6.
      *
      * @param path the path
+     * @throws ConfException when the directory was declared before with other levels, in nginx's words
+     *     ({@link TempPath#checkSameLevels})
      */
-    default void addPath(TempPath path) {
+    default void addPath(TempPath path) throws ConfException {
     }
 
     /**

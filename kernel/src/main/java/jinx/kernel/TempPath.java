@@ -19,6 +19,8 @@ public final class TempPath {
 
     private final Path dir;
     private final int[] levels;
+    /** Where the directive was, {@code file:line}, or null for a default path. */
+    private final String place;
 
     /**
      * A path.
@@ -27,8 +29,13 @@ public final class TempPath {
      * @param levels the level directories' widths (up to three, each 1 or 2), empty for none
      */
     public TempPath(Path dir, int[] levels) {
+        this(dir, levels, null);
+    }
+
+    private TempPath(Path dir, int[] levels, String place) {
         this.dir = dir;
         this.levels = levels.clone();
+        this.place = place;
     }
 
     /**
@@ -57,7 +64,30 @@ public final class TempPath {
         if (len > 10 + n) {
             throw new ConfException("\"" + cf.name() + "\" directive invalid value");
         }
-        return new TempPath(dir, levels);
+        return new TempPath(dir, levels, cf.file() + ":" + cf.line());
+    }
+
+    /**
+     * nginx's check in {@code ngx_add_path()}: the same directory declared again must have the same levels.
+     *
+     * @param other a path declared before, with the same directory
+     * @throws ConfException {@code the same path name "/x" in /conf:12 has the different levels than} (the
+     *     parser adds where this one is), or the texts for a default path
+     */
+    public void checkSameLevels(TempPath other) throws ConfException {
+        if (Arrays.equals(levels, other.levels)) {
+            return;
+        }
+        if (place == null) {
+            if (other.place == null) {
+                throw new ConfException("the default path name \"" + dir + "\" has the same name as another default "
+                    + "path, but the different levels, you need to redefine one of them in http section");
+            }
+            throw new ConfException("the path name \"" + dir + "\" in " + other.place + " has the same name as "
+                + "default path, but the different levels, you need to define default path in http section");
+        }
+        throw new ConfException("the same path name \"" + dir + "\" in " + (other.place == null ? "default"
+            : other.place) + " has the different levels than");
     }
 
     /**

@@ -48,6 +48,11 @@ final class ProxyRelay {
     private final long rateStartSec;
     private long readLength;
     private boolean running;
+    /** The queue and the temporary file of a buffered response; null without buffering or temporary files. */
+    private final ProxySpool spool;
+    /** While {@link #room} answers: the busy bound's bytes left, and the block counted last. */
+    private long roomLeft;
+    private int roomBlock;
 
     ProxyRelay(ProxyRequest p) {
         this.p = p;
@@ -64,6 +69,7 @@ final class ProxyRelay {
         // block 0 is the header's buffer, holding the body's first bytes
         blocks[0] = p.buffer;
         p.buffer = null;
+        spool = p.buffering && plcf.maxTempFileSize > 0 ? new ProxySpool(p, this, count) : null;
         if (r.headerOnly || p.in.status == 204 || p.in.status == 304 || p.in.status < 200) {
             framing = NONE;
         } else if (p.in.chunked) {
@@ -151,6 +157,18 @@ final class ProxyRelay {
             while (!complete) {
                 int b = freeBlock();
                 if (b < 0) {
+                    // nginx's event pipe: the client is not keeping up and every block is full, so the oldest
+                    // data goes to the temporary file and the upstream is read on
+                    if (spool != null && u.read.ready && spool.writable() && r.outputPending()) {
+                        int rc = spool.write();
+                        if (rc == Rc.ERROR) {
+                            p.finish(Rc.ERROR);
+                            return;
+                        }
+                        if (rc == Rc.OK) {
+                            continue;
+                        }
+                    }
                     break;
                 }
                 if (!u.read.ready) {
@@ -198,7 +216,9 @@ final class ProxyRelay {
                 if (c == ERROR_CHAIN) {
                     return;
                 }
-                if (c != null) {
+                if (c != null && spool != null) {
+                    spool.add(b, c);
+                } else if (c != null) {
                     if (chain == null) {
                         chain = c;
                     } else {
@@ -208,6 +228,12 @@ final class ProxyRelay {
                     while (tail.next != null) {
                         tail = tail.next;
                     }
+                }
+            }
+            if (spool != null) {
+                chain = takeSpooled();
+                for (tail = chain; tail != null && tail.next != null; tail = tail.next) {
+                    // the chain's end
                 }
             }
             if (chain != null) {
@@ -237,7 +263,9 @@ final class ProxyRelay {
                 u.read.delayed = false;
                 if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
                     p.finish(502);
+                    return;
                 }
+                armClient();
                 return;
             }
             if (!u.read.delayed) {
@@ -245,9 +273,70 @@ final class ProxyRelay {
             }
             if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
                 p.finish(502);
+                return;
             }
+            armClient();
             return;
         }
+    }
+
+    /**
+     * nginx's {@code ngx_handle_write_event()} on the client at the end of {@code ngx_event_pipe()}: while output
+     * waits, the client's write event is armed, so that its writability resumes the relay ({@link #clientWritable})
+     * even when the upstream has nothing more to say (all of it read, or waiting for free blocks).
+     */
+    private void armClient() {
+        if (r.outputPending() && loop.handleWriteEvent(r.connection().write) != Rc.OK) {
+            p.finish(Rc.ERROR);
+        }
+    }
+
+    /** What of the spool goes to the client now: everything once the upstream is done, else within the bound. */
+    private BufChain takeSpooled() {
+        if (complete) {
+            return spool.take(null);
+        }
+        roomLeft = p.plcf.busyBuffersSize;
+        for (int i = 0; i < blocks.length; i++) {
+            if (passedBusy(i)) {
+                roomLeft -= blocks[i].capacity();
+            }
+        }
+        roomBlock = -1;
+        return spool.take(this::room);
+    }
+
+    /**
+     * nginx's {@code p->busy_size} in {@code ngx_event_pipe_write_to_downstream()}: a queued buffer of block
+     * {@code b} is passed while the blocks with data the client has not taken stay within
+     * {@code proxy_busy_buffers_size}.
+     */
+    private boolean room(int b) {
+        if (b == roomBlock || passedBusy(b)) {
+            return true;
+        }
+        long size = blocks[b].capacity();
+        if (size > roomLeft) {
+            return false;
+        }
+        roomLeft -= size;
+        roomBlock = b;
+        return true;
+    }
+
+    /** Whether block {@code i} has data passed to the client and not sent yet. */
+    private boolean passedBusy(int i) {
+        if (blocks[i] == null) {
+            return false;
+        }
+        Buf[] list = out[i];
+        int passed = outCount[i] - spool.queued(i);
+        for (int k = 0; k < passed; k++) {
+            if (list[k].size() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** nginx's {@code p->limit_rate * (ngx_time() - p->start_sec + 1) - p->read_length}: what may be read now. */
@@ -396,8 +485,11 @@ final class ProxyRelay {
         p.finish(rc == Rc.ERROR ? Rc.ERROR : rc);
     }
 
-    /** The request is freed: the blocks go back to the pool. */
+    /** The request is freed: the blocks go back to the pool, the temporary file is closed. */
     void release() {
+        if (spool != null) {
+            spool.release();
+        }
         for (int i = 0; i < blocks.length; i++) {
             if (blocks[i] != null) {
                 ProxyBuffers.put(blocks[i]);

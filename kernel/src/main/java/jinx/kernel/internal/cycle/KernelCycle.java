@@ -401,9 +401,10 @@ public final class KernelCycle implements Cycle {
     private final List<TempPath> paths = new ArrayList<>();
 
     @Override
-    public void addPath(TempPath path) {
+    public void addPath(TempPath path) throws ConfException {
         for (TempPath p : paths) {
             if (p.dir().equals(path.dir())) {
+                path.checkSameLevels(p);
                 return;
             }
         }
