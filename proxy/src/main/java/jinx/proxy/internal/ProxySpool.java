@@ -24,6 +24,7 @@ final class ProxySpool {
 
     private final ProxyRequest p;
     private final HttpRequest r;
+    private final ProxyBlocks blocks;
     private final Object tag;
     private final long maxSize;
     private final long writeSize;
@@ -36,14 +37,18 @@ final class ProxySpool {
     private BufChain out;
     private BufChain outTail;
     private TempFile file;
+    /** While {@link #room} answers: the busy bound's bytes left, and the block counted last. */
+    private long roomLeft;
+    private int roomBlock;
 
-    ProxySpool(ProxyRequest p, Object tag, int blocks) {
+    ProxySpool(ProxyRequest p, ProxyBlocks blocks, Object tag) {
         this.p = p;
         this.r = p.r;
+        this.blocks = blocks;
         this.tag = tag;
         this.maxSize = p.plcf.maxTempFileSize;
         this.writeSize = p.plcf.tempFileWriteSize;
-        this.queued = new int[blocks];
+        this.queued = new int[blocks.count()];
     }
 
     /** Queues the buffers of a chain over block {@code b}. */
@@ -53,11 +58,6 @@ final class ProxySpool {
             inBlocks.addLast(b);
             queued[b]++;
         }
-    }
-
-    /** How many of block {@code b}'s buffers are queued, not passed. */
-    int queued(int b) {
-        return queued[b];
     }
 
     /** Whether anything waits to be passed. */
@@ -141,18 +141,28 @@ final class ProxySpool {
     }
 
     /**
-     * Takes what goes to the client now: the file's buffers, then queued buffers while {@code room} allows.
+     * Takes what goes to the client now: the file's buffers, then the queued ones, all of them once the upstream is
+     * done, else while the blocks with data the client has not taken stay within {@code proxy_busy_buffers_size}
+     * (nginx's {@code p->busy_size} in {@code ngx_event_pipe_write_to_downstream()}).
      *
-     * @param room decides for each queued buffer's block whether it may be passed (the busy buffers' bound); null
-     *     to take everything (the upstream is done)
+     * @param all the upstream is done
      * @return the chain, or null for nothing
      */
-    BufChain take(java.util.function.IntPredicate room) {
+    BufChain take(boolean all) {
         BufChain chain = out;
         BufChain last = outTail;
         out = null;
         outTail = null;
-        while (!in.isEmpty() && (room == null || room.test(inBlocks.peekFirst()))) {
+        if (!all) {
+            roomLeft = p.plcf.busyBuffersSize;
+            for (int i = 0; i < queued.length; i++) {
+                if (passedBusy(i)) {
+                    roomLeft -= blocks.block(i).capacity();
+                }
+            }
+            roomBlock = -1;
+        }
+        while (!in.isEmpty() && (all || room(inBlocks.peekFirst()))) {
             BufChain cl = BufChain.of(in.pollFirst());
             queued[inBlocks.pollFirst()]--;
             if (chain == null) {
@@ -163,6 +173,25 @@ final class ProxySpool {
             last = cl;
         }
         return chain;
+    }
+
+    /** Whether queued buffers of block {@code b} may go: its block is busy already, or fits in what is left. */
+    private boolean room(int b) {
+        if (b == roomBlock || passedBusy(b)) {
+            return true;
+        }
+        long size = blocks.block(b).capacity();
+        if (size > roomLeft) {
+            return false;
+        }
+        roomLeft -= size;
+        roomBlock = b;
+        return true;
+    }
+
+    /** Whether block {@code i} has data passed to the client and not sent yet. */
+    private boolean passedBusy(int i) {
+        return blocks.busy(i, blocks.made(i) - queued[i]);
     }
 
     /** The request is freed: the file is closed (it was unlinked when made). */
