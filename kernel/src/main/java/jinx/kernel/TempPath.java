@@ -60,8 +60,8 @@ public final class TempPath {
             levels[i] = level;
             len += level + 1;
         }
-        // nginx's NGX_MAX_PATH_LEVEL of three and the ten digits of a file's number
-        if (len > 10 + n) {
+        // nginx's check: the levels and their slashes stay under 10 + NGX_MAX_PATH_LEVEL
+        if (len >= 10 + 3) {
             throw new ConfException("\"" + cf.name() + "\" directive invalid value");
         }
         return new TempPath(dir, levels, cf.file() + ":" + cf.line());
@@ -119,8 +119,9 @@ public final class TempPath {
         StringBuilder sb = new StringBuilder(dir.toString().length() + 24).append(dir);
         int end = number.length();
         for (int level : levels) {
-            sb.append('/').append(number, end - level, end);
-            end -= level;
+            int from = Math.max(0, end - level);
+            sb.append('/').append(number, from, end);
+            end = from;
         }
         return sb.append('/').append(number).toString();
     }

@@ -5,6 +5,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Cycle;
@@ -28,13 +29,13 @@ final class TempPaths {
     /**
      * Creates the cycle's paths.
      *
-     * @param cycle the cycle
+     * @param paths the paths the cycle declared
      * @param uid the workers' uid, negative when the master does not run as root (then no owner is changed)
      * @throws ConfException nginx's words: {@code mkdir() "/x/proxy_temp" failed (13: Permission denied)},
      *     {@code chown("/x", 65534) failed (...)}, {@code chmod() "/x" failed (...)}
      */
-    static void create(Cycle cycle, int uid) throws ConfException {
-        for (TempPath path : cycle.paths()) {
+    static void create(List<TempPath> paths, int uid) throws ConfException {
+        for (TempPath path : paths) {
             Path dir = path.dir();
             String name = dir.toString();
             try {
