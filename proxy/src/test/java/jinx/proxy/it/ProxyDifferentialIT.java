@@ -155,6 +155,11 @@ class ProxyDifferentialIT {
                 proxy_max_temp_file_size 1m;
                 proxy_temp_path ptemp 1 2;
             }
+            location /trailervars/ {
+                proxy_pass http://up/;
+                proxy_http_version 1.1;
+                add_header X-Trailer "[$upstream_trailer_x_checksum|$upstream_http_trailer]";
+            }
             location /notempfile/ { proxy_pass http://up/; proxy_buffers 4 1k; proxy_buffer_size 1k; proxy_max_temp_file_size 0; }
         }
         """;
@@ -220,6 +225,7 @@ class ProxyDifferentialIT {
         c.add(get("size 200000", "/size/200000"));
         c.add(get("chunked 70000", "/chunked/70000"));
         c.add(get("trailers", "/trailers"));
+        c.add(get("upstream trailer variable", "/trailervars/trailers"));
         c.add(get("temp file size 300000", "/tempfile/size/300000"));
         c.add(get("temp file chunked 70000", "/tempfile/chunked/70000"));
         c.add(get("no temp file size 300000", "/notempfile/size/300000"));
