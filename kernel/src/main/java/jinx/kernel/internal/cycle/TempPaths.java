@@ -46,31 +46,10 @@ final class TempPaths {
             } catch (IOException e) {
                 throw new ConfException("mkdir() \"" + name + "\" failed (" + IoErrors.reason(e) + ")");
             }
-            if (uid < 0) {
-                continue;
-            }
-            int owner;
-            int mode;
-            try {
-                owner = (Integer) Files.getAttribute(dir, "unix:uid");
-                mode = (Integer) Files.getAttribute(dir, "unix:mode");
-            } catch (IOException e) {
-                throw new ConfException("stat() \"" + name + "\" failed (" + IoErrors.reason(e) + ")");
-            }
-            if (owner != uid) {
-                try {
-                    Files.setAttribute(dir, "unix:uid", uid);
-                } catch (IOException e) {
-                    throw new ConfException("chown(\"" + name + "\", " + uid + ") failed (" + IoErrors.reason(e)
-                        + ")");
-                }
-            }
-            if ((mode & USER_RWX) != USER_RWX) {
-                try {
-                    Files.setAttribute(dir, "unix:mode", mode | USER_RWX);
-                } catch (IOException e) {
-                    throw new ConfException("chmod() \"" + name + "\" failed (" + IoErrors.reason(e) + ")");
-                }
+            // nginx's ngx_create_paths(): stat, chown and chmod as for a reopened file, but fatal
+            String failure = ReopenedFiles.own(dir, uid, USER_RWX);
+            if (failure != null) {
+                throw new ConfException(failure);
             }
         }
     }
