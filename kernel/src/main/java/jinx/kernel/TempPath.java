@@ -26,7 +26,7 @@ public final class TempPath {
      * A path.
      *
      * @param dir the directory, absolute
-     * @param levels the level directories' widths (up to three, each 1 or 2), empty for none
+     * @param levels the level directories' widths (up to three, each 1 or 2), empty or null for none
      */
     public TempPath(Path dir, int[] levels) {
         this(dir, levels, null);
@@ -34,7 +34,7 @@ public final class TempPath {
 
     private TempPath(Path dir, int[] levels, String place) {
         this.dir = dir;
-        this.levels = levels.clone();
+        this.levels = levels == null ? new int[0] : levels.clone();
         this.place = place;
     }
 
