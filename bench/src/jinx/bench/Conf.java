@@ -43,7 +43,8 @@ final class Conf {
      *
      * @param main more main-context lines, Jinx's own directives (empty for nginx)
      * @param backend the port of the backend the proxy scenarios pass requests to, 0 for none: {@code /proxy/}
-     *     with upstream keep-alive (HTTP/1.1), {@code /proxy-nb/} the same unbuffered, {@code /proxy-noka/} a new
+     *     with upstream keep-alive (HTTP/1.1), {@code /proxy-nb/} the same unbuffered, {@code /proxy-post/} the same
+     *     with request bodies up to 128k kept in memory, {@code /proxy-noka/} a new
      *     upstream connection per request (nginx's defaults), {@code /proxy-tls/} to the backend's HTTPS port
      *     with keep-alive when {@link #tlsBackend} is set
      */
@@ -120,6 +121,13 @@ final class Conf {
                 + "            proxy_http_version 1.1;\n"
                 + "            proxy_set_header Connection \"\";\n"
                 + "            proxy_buffering off;\n"
+                + "        }\n"
+                + "        location /proxy-post/ {\n"
+                + "            proxy_pass http://backend/;\n"
+                + "            proxy_http_version 1.1;\n"
+                + "            proxy_set_header Connection \"\";\n"
+                + "            client_body_buffer_size 128k;\n"
+                + "            client_max_body_size 1m;\n"
                 + "        }\n"
                 + "        location /proxy-noka/ {\n"
                 + "            proxy_pass http://127.0.0.1:" + backend + "/;\n"

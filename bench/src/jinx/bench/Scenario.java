@@ -78,6 +78,7 @@ record Scenario(String name, Set set, Kind kind, String path, int threads, int c
             new Scenario("proxy-1k", ONE, Kind.LOAD, "/proxy/1k.bin", 1, 50, List.of()),
             new Scenario("proxy-1m", ONE, Kind.LOAD, "/proxy/1m.bin", 1, 10, List.of()),
             new Scenario("proxy-1m-nb", ONE, Kind.LOAD, "/proxy-nb/1m.bin", 1, 10, List.of()),
+            new Scenario("proxy-post-64k", ONE, Kind.LOAD, "/proxy-post/hello", 1, 50, List.of(Wrk.POST + 65536)),
             new Scenario("proxy-noka", ONE, Kind.LOAD, "/proxy-noka/hello", 1, 50, List.of()),
             new Scenario("proxy-close", ONE, Kind.LOAD, "/proxy/hello", 1, 50, List.of("Connection: close")),
             new Scenario("proxy-https", ONE, Kind.LOAD, "/proxy-tls/1k.bin", 1, 50, List.of()),

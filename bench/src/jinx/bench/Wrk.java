@@ -28,6 +28,12 @@ final class Wrk {
     }
 
     /**
+     * Not a header: a scenario's header list with {@code "X-Bench-Post: N"} makes wrk send {@code POST} requests
+     * with a body of N bytes (through a script wrk reads with {@code -s}), the rest as for any scenario.
+     */
+    static final String POST = "X-Bench-Post: ";
+
+    /**
      * Runs wrk.
      *
      * @param url the URL
@@ -52,11 +58,31 @@ final class Wrk {
                       int timeoutSeconds) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("wrk", "--latency", "-t" + threads, "-c" + connections,
             "-d" + seconds + "s", "--timeout", timeoutSeconds + "s"));
+        java.nio.file.Path script = null;
         for (String h : headers) {
+            if (h.startsWith(POST)) {
+                int n = Integer.parseInt(h.substring(POST.length()));
+                script = java.nio.file.Files.createTempFile("wrk-post", ".lua");
+                java.nio.file.Files.writeString(script, "wrk.method = \"POST\"\nwrk.body = string.rep(\"a\", " + n
+                    + ")\nwrk.headers[\"Content-Type\"] = \"application/octet-stream\"\n");
+                cmd.add("-s");
+                cmd.add(script.toString());
+                continue;
+            }
             cmd.add("-H");
             cmd.add(h);
         }
         cmd.add(url);
+        try {
+            return run(cmd, seconds);
+        } finally {
+            if (script != null) {
+                java.nio.file.Files.deleteIfExists(script);
+            }
+        }
+    }
+
+    private static Result run(List<String> cmd, int seconds) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(seconds + 30L, TimeUnit.SECONDS)) {

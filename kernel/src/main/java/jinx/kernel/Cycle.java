@@ -179,4 +179,31 @@ public interface Cycle {
     default WritableByteChannel openFile(Path file) throws IOException {
         return AppendFile.open(file);
     }
+
+    /**
+     * Declares a directory for temporary files while the configuration is parsed: nginx's {@code ngx_add_path()}.
+     * A cycle built to serve creates each path declared (mode 0700, the directory alone, not its parents) and gives
+     * it to the workers' {@code user} when the master runs as root, as nginx's {@code ngx_create_paths()} does, so
+     * that workers that dropped their privileges can make their files in it. A path declared twice is created once.
+     * The default does nothing (a cycle that serves nothing).
+     *
+     * <p>Added in SPI 1.6.
+     *
+     * @param path the path
+     * @throws ConfException when the directory was declared before with other levels, in nginx's words
+     *     ({@link TempPath#checkSameLevels})
+     */
+    default void addPath(TempPath path) throws ConfException {
+    }
+
+    /**
+     * Returns the paths declared with {@link #addPath}, in the order declared.
+     *
+     * <p>Added in SPI 1.6.
+     *
+     * @return the paths
+     */
+    default List<TempPath> paths() {
+        return List.of();
+    }
 }

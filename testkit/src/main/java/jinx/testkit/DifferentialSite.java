@@ -200,6 +200,16 @@ public final class DifferentialSite implements AutoCloseable {
     }
 
     /**
+     * Returns the prefix the server runs in (its {@code conf/} and {@code logs/}; relative paths of the configuration
+     * are taken from it).
+     *
+     * @return the directory
+     */
+    public Path root() {
+        return root;
+    }
+
+    /**
      * Returns the error log so far.
      *
      * @return the text

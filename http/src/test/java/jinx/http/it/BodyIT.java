@@ -26,6 +26,8 @@ class BodyIT {
     static void start() throws Exception {
         site = Site.create();
         site.write("html/a.txt", "a\n");
+        // the server makes client_body_temp_path's last directory only, as nginx does
+        site.mkdir("tmp");
         server = JinxServer.start(site, """
             client_body_buffer_size 1k;
             client_body_temp_path tmp/body 1 2;

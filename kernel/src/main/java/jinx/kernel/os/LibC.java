@@ -277,6 +277,28 @@ public interface LibC {
     @ssize_t long readv(int fd, @intptr_t long iov, int iovcnt);
 
     /**
+     * {@code ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset);}
+     *
+     * @param fd the file
+     * @param buf the bytes
+     * @param count how many
+     * @param offset the file offset to write at
+     * @return bytes written, or -1 with errno set
+     */
+    @ssize_t long pwrite(int fd, @intptr_t long buf, @size_t long count, @off_t long offset);
+
+    /**
+     * {@code ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset);}
+     *
+     * @param fd the file
+     * @param iov the {@code struct iovec} array
+     * @param iovcnt its length
+     * @param offset the file offset to write at
+     * @return bytes written, or -1 with errno set
+     */
+    @ssize_t long pwritev(int fd, @intptr_t long iov, int iovcnt, @off_t long offset);
+
+    /**
      * {@code ssize_t writev(int fd, const struct iovec *iov, int iovcnt);}
      *
      * @param fd the descriptor

@@ -214,6 +214,54 @@ public final class Syscalls {
     }
 
     /**
+     * Writes a file at an offset: {@code pwrite(fd, buf, len, offset)} (nginx's {@code ngx_write_file()}). Files
+     * never answer EAGAIN, so every failure is thrown. Not hot: temporary files.
+     *
+     * @param fd the file
+     * @param buf the bytes' address
+     * @param len their length
+     * @param offset the file offset
+     * @return bytes written
+     * @throws NativeIoException {@code pwrite() failed (...)}
+     */
+    public static long pwrite(int fd, long buf, long len, long offset) throws NativeIoException {
+        for (;;) {
+            long n = Native.C.pwrite(fd, buf, len, offset);
+            if (n >= 0) {
+                return n;
+            }
+            int errno = Errors.last();
+            if (errno != EINTR) {
+                throw Errors.failure("pwrite()", errno);
+            }
+        }
+    }
+
+    /**
+     * Gather write to a file at an offset: {@code pwritev(fd, iov, iovcnt, offset)} (nginx's
+     * {@code ngx_writev_file()}); the array as for {@link #readv}. Not hot: temporary files.
+     *
+     * @param fd the file
+     * @param iov the array's address
+     * @param iovcnt its length
+     * @param offset the file offset
+     * @return bytes written
+     * @throws NativeIoException {@code pwritev() failed (...)}
+     */
+    public static long pwritev(int fd, long iov, int iovcnt, long offset) throws NativeIoException {
+        for (;;) {
+            long n = Native.C.pwritev(fd, iov, iovcnt, offset);
+            if (n >= 0) {
+                return n;
+            }
+            int errno = Errors.last();
+            if (errno != EINTR) {
+                throw Errors.failure("pwritev()", errno);
+            }
+        }
+    }
+
+    /**
      * Scatter read: {@code readv(fd, iov, iovcnt)}. The {@code struct iovec} array is the caller's
      * ({@link Platform#SIZEOF_IOVEC} each; {@code iov_base} at {@link Platform#OFFSETOF_IOV_BASE}, {@code iov_len}
      * at {@link Platform#OFFSETOF_IOV_LEN}).

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import jinx.http.spi.ComplexValue;
+import jinx.kernel.TempPath;
 import jinx.kernel.spi.Conf;
 import jinx.proxy.upstream.UpstreamSsl;
 
@@ -88,6 +89,16 @@ final class ProxyLocConf {
     long busyBuffersSizeConf = Conf.UNSET_LONG;
     /** The busy buffers' size in force: {@link #busyBuffersSizeConf}, else twice the larger buffer. */
     long busyBuffersSize;
+    /** {@code proxy_temp_path}; the default ({@code proxy_temp} under the prefix, levels 1:2) once merged. */
+    TempPath tempPath;
+    /** {@code proxy_max_temp_file_size} as written here or inherited; 0 disables temporary files. */
+    long maxTempFileSizeConf = Conf.UNSET_LONG;
+    /** The temporary file's bound in force: {@link #maxTempFileSizeConf}, else 1024m. */
+    long maxTempFileSize;
+    /** {@code proxy_temp_file_write_size} as written here or inherited. */
+    long tempFileWriteSizeConf = Conf.UNSET_LONG;
+    /** What one write to the temporary file takes at most: {@link #tempFileWriteSizeConf}, else two buffers. */
+    long tempFileWriteSize;
     /** {@code proxy_limit_rate}, bytes per second, 0 for none. */
     long limitRate = Conf.UNSET_LONG;
     /** {@code proxy_ignore_client_abort}. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.TempPath;
 import jinx.kernel.spi.Conf;
 import jinx.proxy.upstream.Resolver;
 
@@ -25,7 +26,15 @@ final class ProxyMerge {
     private ProxyMerge() {
     }
 
-    static void merge(ProxyLocConf prev, ProxyLocConf conf) throws ConfException {
+    /**
+     * Merges a location's conf with its parent's.
+     *
+     * @param prev the parent's
+     * @param conf the location's
+     * @param defaultTempPath {@code proxy_temp} under the prefix, levels 1:2 (nginx's
+     *     {@code NGX_HTTP_PROXY_TEMP_PATH})
+     */
+    static void merge(ProxyLocConf prev, ProxyLocConf conf, TempPath defaultTempPath) throws ConfException {
         conf.httpVersion = Conf.merge(conf.httpVersion, prev.httpVersion, jinx.http.HttpRequest.VERSION_10);
         conf.method = conf.method != null ? conf.method : prev.method;
         conf.connectTimeout = Conf.merge(conf.connectTimeout, prev.connectTimeout, 60_000L);
@@ -54,6 +63,7 @@ final class ProxyMerge {
             throw new ConfException("\"proxy_busy_buffers_size\" must be less than the size of all "
                 + "\"proxy_buffers\" minus one buffer");
         }
+        temp(prev, conf, size, defaultTempPath);
         conf.limitRate = Conf.merge(conf.limitRate, prev.limitRate, 0L);
         conf.ignoreClientAbort = Conf.merge(conf.ignoreClientAbort, prev.ignoreClientAbort, 0);
         conf.headersHashMaxSize = Conf.merge(conf.headersHashMaxSize, prev.headersHashMaxSize, 512L);
@@ -95,6 +105,29 @@ final class ProxyMerge {
         hidden(conf);
         redirects(prev, conf);
         conf.ssl.merge(prev.ssl);
+    }
+
+    /** The temporary file's directives with nginx's defaults and checks; {@code size} is the larger buffer. */
+    private static void temp(ProxyLocConf prev, ProxyLocConf conf, long size, TempPath defaultTempPath)
+        throws ConfException {
+        conf.tempFileWriteSizeConf = Conf.merge(conf.tempFileWriteSizeConf, prev.tempFileWriteSizeConf,
+            Conf.UNSET_LONG);
+        conf.tempFileWriteSize = conf.tempFileWriteSizeConf == Conf.UNSET_LONG ? 2 * size : conf.tempFileWriteSizeConf;
+        if (conf.tempFileWriteSize < size) {
+            throw new ConfException("\"proxy_temp_file_write_size\" must be equal to or greater than the maximum "
+                + "of the value of \"proxy_buffer_size\" and one of the \"proxy_buffers\"");
+        }
+        conf.maxTempFileSizeConf = Conf.merge(conf.maxTempFileSizeConf, prev.maxTempFileSizeConf, Conf.UNSET_LONG);
+        conf.maxTempFileSize = conf.maxTempFileSizeConf == Conf.UNSET_LONG ? 1024L * 1024 * 1024
+            : conf.maxTempFileSizeConf;
+        if (conf.maxTempFileSize != 0 && conf.maxTempFileSize < size) {
+            throw new ConfException("\"proxy_max_temp_file_size\" must be equal to zero to disable temporary files "
+                + "usage or must be equal to or greater than the maximum of the value of \"proxy_buffer_size\" and "
+                + "one of the \"proxy_buffers\"");
+        }
+        if (conf.tempPath == null) {
+            conf.tempPath = prev.tempPath != null ? prev.tempPath : defaultTempPath;
+        }
     }
 
     private static <T> List<T> offIsNull(List<T> rules) {

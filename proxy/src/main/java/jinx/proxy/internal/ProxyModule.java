@@ -14,6 +14,8 @@ import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
 import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
+import jinx.kernel.TempPath;
 import jinx.kernel.TlsClient;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
@@ -157,6 +159,17 @@ public final class ProxyModule implements JinxModule, HttpModule {
                 Slots.size((ProxyLocConf c, long v) -> c.busyBuffersSizeConf = v))
             .syntax("size").defaults("8k|16k")
             .describe("Limits the size of buffers that can be busy sending a response while it is not fully read."),
+        Directive.of("proxy_temp_path", ANY, Arity.TAKE1234, ProxyLocConf.class, ProxyModule::tempPath)
+            .syntax("path [level1 [level2 [level3]]]").defaults("proxy_temp")
+            .describe("Sets the directory of the temporary files a buffered response is written to."),
+        Directive.of("proxy_max_temp_file_size", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.maxTempFileSizeConf = v))
+            .syntax("size").defaults("1024m")
+            .describe("Limits the temporary file of one response; 0 reads the upstream only as fast as the client."),
+        Directive.of("proxy_temp_file_write_size", ANY, Arity.TAKE1, ProxyLocConf.class,
+                Slots.size((ProxyLocConf c, long v) -> c.tempFileWriteSizeConf = v))
+            .syntax("size").defaults("8k|16k")
+            .describe("Limits the data written to a temporary file at a time."),
         Directive.of("proxy_limit_rate", ANY, Arity.TAKE1, ProxyLocConf.class,
                 Slots.size((ProxyLocConf c, long v) -> c.limitRate = v))
             .syntax("rate").defaults("0")
@@ -185,6 +198,10 @@ public final class ProxyModule implements JinxModule, HttpModule {
 
     private int ctxIndex = -1;
     private ProxyVariables variables;
+    /** The cycle being configured, which creates the temporary files' paths. */
+    private Cycle cycle;
+    /** nginx's {@code NGX_HTTP_PROXY_TEMP_PATH}: {@code proxy_temp} under the prefix, levels 1:2. */
+    private TempPath defaultTempPath;
 
     /** Instantiated by the kernel, once per configuration. */
     public ProxyModule() {
@@ -225,12 +242,17 @@ public final class ProxyModule implements JinxModule, HttpModule {
 
     @Override
     public void mergeLocConf(Object parent, Object child) throws ConfException {
-        ProxyMerge.merge((ProxyLocConf) parent, (ProxyLocConf) child);
+        ProxyLocConf conf = (ProxyLocConf) child;
+        ProxyMerge.merge((ProxyLocConf) parent, conf, defaultTempPath);
+        // nginx's ngx_conf_merge_path_value(): the path in force, the default too, is made by the master
+        cycle.addPath(conf.tempPath);
     }
 
     @Override
     public void preconfiguration(HttpConfig cf) throws ConfException {
         ctxIndex = cf.ctxIndex(this);
+        cycle = cf.cycle();
+        defaultTempPath = new TempPath(cycle.prefix().resolve("proxy_temp"), new int[] {1, 2});
         variables = new ProxyVariables(ctxIndex);
         variables.register(cf);
     }
@@ -288,6 +310,15 @@ public final class ProxyModule implements JinxModule, HttpModule {
         String name = cf.arg(1);
         conf.setHeaders.add(new ProxyLocConf.HeaderLine(name, lower(name), HttpDirectives.compile(cf, cf.arg(2)),
             ProxyLocConf.VALUE));
+    }
+
+    /** nginx's {@code ngx_conf_set_path_slot}. */
+    private static void tempPath(ConfContext cf, ProxyLocConf conf) throws ConfException {
+        if (conf.tempPath != null) {
+            throw new ConfException("\"proxy_temp_path\" directive is duplicate");
+        }
+        conf.tempPath = TempPath.parse(cf);
+        cf.cycle().addPath(conf.tempPath);
     }
 
     /** nginx's {@code ngx_http_upstream_bind_set_slot()}. */

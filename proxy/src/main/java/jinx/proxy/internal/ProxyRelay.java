@@ -12,14 +12,17 @@ import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
 
 /**
- * The response body from the upstream to the client, in bounded memory: nginx's {@code ngx_event_pipe.c} without
- * temporary files, and {@code ngx_http_upstream_process_non_buffered_request()} for {@code proxy_buffering off}.
- * The body is received into at most {@code proxy_buffers} blocks ({@code number} of {@code size}; one of
- * {@code proxy_buffer_size} with buffering off), framed by the response's length, chunks or the end of the
- * connection, and passed to the output filters as buffers over those blocks. A block is received into again only
- * once every buffer over it was sent: while the client does not keep up, all blocks are busy, the upstream is not
- * read (its socket's window fills and the upstream waits), and the client's write event resumes the relay. So a
- * slow client holds at most {@code number * size} bytes per request, as nginx's busy buffers do.
+ * The response body from the upstream to the client, in bounded memory: nginx's {@code ngx_event_pipe.c}, and
+ * {@code ngx_http_upstream_process_non_buffered_request()} for {@code proxy_buffering off}. The body is received
+ * into at most {@code proxy_buffers} blocks ({@link ProxyBlocks}; one of {@code proxy_buffer_size} with buffering
+ * off), framed by the response's length, chunks or the end of the connection, and passed to the output filters as
+ * buffers over those blocks. A block is received into again only once every buffer over it was sent. With
+ * buffering and temporary files ({@code proxy_max_temp_file_size} not 0) what the client cannot take within
+ * {@code proxy_busy_buffers_size} is queued, and written to a temporary file when every block is full
+ * ({@link ProxySpool}), so the upstream is read to its end at its own pace; without them, while the client does not
+ * keep up, all blocks are busy, the upstream is not read (its socket's window fills and the upstream waits), and the
+ * client's write event resumes the relay: a slow client then holds at most {@code number * size} bytes per request,
+ * as nginx's busy buffers do.
  */
 final class ProxyRelay {
 
@@ -35,10 +38,7 @@ final class ProxyRelay {
     private final HttpRequest r;
     private final EventLoop loop;
     private final int framing;
-    private final ByteBuffer[] blocks;
-    /** The buffers passed over each block, sent when all are empty; null for a free block. */
-    private final Buf[][] out;
-    private final int[] outCount;
+    private final ProxyBlocks blocks;
     private long rest;
     private boolean complete;
     private boolean exact = true;
@@ -48,6 +48,8 @@ final class ProxyRelay {
     private final long rateStartSec;
     private long readLength;
     private boolean running;
+    /** The queue and the temporary file of a buffered response; null without buffering or temporary files. */
+    private final ProxySpool spool;
 
     ProxyRelay(ProxyRequest p) {
         this.p = p;
@@ -58,12 +60,10 @@ final class ProxyRelay {
         this.rateStartSec = loop.wallMillis() / 1000;
         int n = Math.max(1, plcf.buffersNum);
         int count = p.buffering ? n + 1 : 1;
-        blocks = new ByteBuffer[count];
-        out = new Buf[count][];
-        outCount = new int[count];
         // block 0 is the header's buffer, holding the body's first bytes
-        blocks[0] = p.buffer;
+        blocks = new ProxyBlocks(p.buffer, count, (int) plcf.buffersSize, this);
         p.buffer = null;
+        spool = p.buffering && plcf.maxTempFileSize > 0 ? new ProxySpool(p, blocks, this) : null;
         if (r.headerOnly || p.in.status == 204 || p.in.status == 304 || p.in.status < 200) {
             framing = NONE;
         } else if (p.in.chunked) {
@@ -85,9 +85,9 @@ final class ProxyRelay {
     void start() {
         if (framing == NONE) {
             complete = true;
-            exact = !blocks[0].hasRemaining();
+            exact = !blocks.block(0).hasRemaining();
         } else {
-            ByteBuffer first = blocks[0];
+            ByteBuffer first = blocks.block(0);
             if (first.hasRemaining()) {
                 BufChain chain = frame(0, first.position(), first.limit());
                 if (chain == ERROR_CHAIN) {
@@ -149,19 +149,26 @@ final class ProxyRelay {
             BufChain chain = null;
             BufChain tail = null;
             while (!complete) {
-                int b = freeBlock();
+                int b = blocks.free();
                 if (b < 0) {
+                    // nginx's event pipe: the client is not keeping up and every block is full, so the oldest
+                    // data goes to the temporary file and the upstream is read on
+                    if (spool != null && u.read.ready && spool.writable() && r.outputPending()) {
+                        int rc = spool.write();
+                        if (rc == Rc.ERROR) {
+                            p.finish(Rc.ERROR);
+                            return;
+                        }
+                        if (rc == Rc.OK) {
+                            continue;
+                        }
+                    }
                     break;
                 }
                 if (!u.read.ready) {
                     break;
                 }
-                ByteBuffer block = blocks[b];
-                if (block == null) {
-                    block = ProxyBuffers.get((int) p.plcf.buffersSize);
-                    blocks[b] = block;
-                }
-                block.clear();
+                ByteBuffer block = blocks.receive(b);
                 if (limitRate > 0) {
                     if (u.read.delayed) {
                         break;
@@ -198,7 +205,9 @@ final class ProxyRelay {
                 if (c == ERROR_CHAIN) {
                     return;
                 }
-                if (c != null) {
+                if (c != null && spool != null) {
+                    spool.add(b, c);
+                } else if (c != null) {
                     if (chain == null) {
                         chain = c;
                     } else {
@@ -208,6 +217,12 @@ final class ProxyRelay {
                     while (tail.next != null) {
                         tail = tail.next;
                     }
+                }
+            }
+            if (spool != null) {
+                chain = spool.take(complete);
+                for (tail = chain; tail != null && tail.next != null; tail = tail.next) {
+                    // the chain's end
                 }
             }
             if (chain != null) {
@@ -221,14 +236,14 @@ final class ProxyRelay {
                 finishBody();
                 return;
             }
-            if (freeBlock() < 0) {
+            if (blocks.free() < 0) {
                 // every block waits for the client: stop reading; the client's write event resumes
                 if (!r.outputPending()) {
                     if (r.outputFilter(null) == Rc.ERROR) {
                         p.finish(Rc.ERROR);
                         return;
                     }
-                    if (freeBlock() >= 0) {
+                    if (blocks.free() >= 0) {
                         continue;
                     }
                 }
@@ -237,7 +252,9 @@ final class ProxyRelay {
                 u.read.delayed = false;
                 if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
                     p.finish(502);
+                    return;
                 }
+                armClient();
                 return;
             }
             if (!u.read.delayed) {
@@ -245,8 +262,21 @@ final class ProxyRelay {
             }
             if (loop.handleReadEvent(u.read, 0) != Rc.OK) {
                 p.finish(502);
+                return;
             }
+            armClient();
             return;
+        }
+    }
+
+    /**
+     * nginx's {@code ngx_handle_write_event()} on the client at the end of {@code ngx_event_pipe()}: while output
+     * waits, the client's write event is armed, so that its writability resumes the relay ({@link #clientWritable})
+     * even when the upstream has nothing more to say (all of it read, or waiting for free blocks).
+     */
+    private void armClient() {
+        if (r.outputPending() && loop.handleWriteEvent(r.connection().write) != Rc.OK) {
+            p.finish(Rc.ERROR);
         }
     }
 
@@ -265,7 +295,6 @@ final class ProxyRelay {
 
     /** Frames bytes [from, to) of a block; returns buffers over the body's bytes, null for none. */
     private BufChain frame(int b, int from, int to) {
-        ByteBuffer block = blocks[b];
         switch (framing) {
             case LENGTH -> {
                 long take = Math.min(rest, to - from);
@@ -277,19 +306,19 @@ final class ProxyRelay {
                 if (rest == 0) {
                     complete = true;
                 }
-                return take == 0 ? null : own(b, slice(block, from, from + (int) take));
+                return take == 0 ? null : blocks.own(b, from, from + (int) take);
             }
             case CHUNKED -> {
                 return chunks(b, from, to);
             }
             default -> {
-                return own(b, slice(block, from, to));
+                return blocks.own(b, from, to);
             }
         }
     }
 
     private BufChain chunks(int b, int from, int to) {
-        ByteBuffer v = blocks[b].duplicate().position(from).limit(to);
+        ByteBuffer v = blocks.block(b).duplicate().position(from).limit(to);
         BufChain first = null;
         BufChain last = null;
         for (;;) {
@@ -297,7 +326,7 @@ final class ProxyRelay {
             if (rc == Rc.OK) {
                 int size = (int) Math.min(p.in.parser.chunkSize(), v.remaining());
                 if (size > 0) {
-                    BufChain cl = own(b, slice(blocks[b], v.position(), v.position() + size));
+                    BufChain cl = blocks.own(b, v.position(), v.position() + size);
                     v.position(v.position() + size);
                     p.in.parser.consumed(size);
                     if (first == null) {
@@ -325,57 +354,6 @@ final class ProxyRelay {
         }
     }
 
-    private static ByteBuffer slice(ByteBuffer block, int from, int to) {
-        return block.duplicate().position(from).limit(to);
-    }
-
-    /** A buffer over a block, counted as the block's until sent. */
-    private BufChain own(int b, ByteBuffer data) {
-        Buf buf = Buf.of(data);
-        buf.tag = this;
-        Buf[] list = out[b];
-        if (list == null) {
-            list = new Buf[4];
-            out[b] = list;
-        } else if (outCount[b] == list.length) {
-            list = java.util.Arrays.copyOf(list, list.length * 2);
-            out[b] = list;
-        }
-        list[outCount[b]++] = buf;
-        return BufChain.of(buf);
-    }
-
-    /** A block whose buffers were all sent (or that has none), or -1. */
-    private int freeBlock() {
-        for (int i = 0; i < blocks.length; i++) {
-            if (i == 0 && blocks[0] == null) {
-                continue;
-            }
-            if (busy(i)) {
-                continue;
-            }
-            outCount[i] = 0;
-            if (i == 0 && p.buffering && blocks.length > 1) {
-                // the header's buffer is proxy_buffer_size; the body's blocks are proxy_buffers' size
-                ProxyBuffers.put(blocks[0]);
-                blocks[0] = null;
-                continue;
-            }
-            return i;
-        }
-        return -1;
-    }
-
-    private boolean busy(int i) {
-        Buf[] list = out[i];
-        for (int k = 0; k < outCount[i]; k++) {
-            if (list[k].size() > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private int pass(BufChain chain) {
         p.vars.body(chain.size());
         int rc = r.outputFilter(chain);
@@ -396,13 +374,11 @@ final class ProxyRelay {
         p.finish(rc == Rc.ERROR ? Rc.ERROR : rc);
     }
 
-    /** The request is freed: the blocks go back to the pool. */
+    /** The request is freed: the blocks go back to the pool, the temporary file is closed. */
     void release() {
-        for (int i = 0; i < blocks.length; i++) {
-            if (blocks[i] != null) {
-                ProxyBuffers.put(blocks[i]);
-                blocks[i] = null;
-            }
+        if (spool != null) {
+            spool.release();
         }
+        blocks.release();
     }
 }

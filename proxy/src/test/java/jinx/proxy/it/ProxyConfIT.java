@@ -64,6 +64,17 @@ class ProxyConfIT {
                 + "\"proxy_buffer_size\" and one of the \"proxy_buffers\"", 5),
         new Bad("server {\nlocation / { proxy_busy_buffers_size 64k; proxy_pass http://127.0.0.1; } }",
             "\"proxy_busy_buffers_size\" must be less than the size of all \"proxy_buffers\" minus one buffer", 5),
+        new Bad("server {\nlocation / { proxy_temp_file_write_size 1k; proxy_pass http://127.0.0.1; } }",
+            "\"proxy_temp_file_write_size\" must be equal to or greater than the maximum of the value of "
+                + "\"proxy_buffer_size\" and one of the \"proxy_buffers\"", 5),
+        new Bad("server {\nlocation / { proxy_max_temp_file_size 1k; proxy_pass http://127.0.0.1; } }",
+            "\"proxy_max_temp_file_size\" must be equal to zero to disable temporary files usage or must be equal to "
+                + "or greater than the maximum of the value of \"proxy_buffer_size\" and one of the \"proxy_buffers\"",
+            5),
+        new Bad("proxy_temp_path t;\nproxy_temp_path u;", "\"proxy_temp_path\" directive is duplicate", 4),
+        new Bad("proxy_temp_path t 0;", "\"proxy_temp_path\" directive invalid value", 3),
+        new Bad("proxy_temp_path t 6 6;", "\"proxy_temp_path\" directive invalid value", 3),
+        new Bad("proxy_temp_path t 1 1 1 1;", "invalid number of arguments in \"proxy_temp_path\" directive", 3),
         new Bad("server { location / { proxy_pass http://$host; proxy_pass http://127.0.0.1; } }",
             "\"proxy_pass\" directive is duplicate", 3),
         new Bad("resolver 127.0.0.1 valid=x;", "invalid parameter: valid=x", 3),

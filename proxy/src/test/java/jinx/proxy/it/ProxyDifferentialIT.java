@@ -146,6 +146,21 @@ class ProxyDifferentialIT {
             location /stream/ { proxy_pass http://up/; proxy_request_buffering off; }
             location /stream11/ { proxy_pass http://up/; proxy_request_buffering off; proxy_http_version 1.1; }
             location /rated/ { proxy_pass http://up/; proxy_limit_rate 1m; proxy_busy_buffers_size 16k; }
+            location /tempfile/ {
+                proxy_pass http://up/;
+                proxy_buffers 4 1k;
+                proxy_buffer_size 1k;
+                proxy_busy_buffers_size 2k;
+                proxy_temp_file_write_size 3k;
+                proxy_max_temp_file_size 1m;
+                proxy_temp_path ptemp 1 2;
+            }
+            location /trailervars/ {
+                proxy_pass http://up/;
+                proxy_http_version 1.1;
+                add_header X-Trailer "[$upstream_trailer_x_checksum|$upstream_http_trailer]";
+            }
+            location /notempfile/ { proxy_pass http://up/; proxy_buffers 4 1k; proxy_buffer_size 1k; proxy_max_temp_file_size 0; }
         }
         """;
 
@@ -210,6 +225,10 @@ class ProxyDifferentialIT {
         c.add(get("size 200000", "/size/200000"));
         c.add(get("chunked 70000", "/chunked/70000"));
         c.add(get("trailers", "/trailers"));
+        c.add(get("upstream trailer variable", "/trailervars/trailers"));
+        c.add(get("temp file size 300000", "/tempfile/size/300000"));
+        c.add(get("temp file chunked 70000", "/tempfile/chunked/70000"));
+        c.add(get("no temp file size 300000", "/notempfile/size/300000"));
         c.add(get("close-delimited", "/close/5000"));
         c.add(get("http10 upstream", "/http10"));
         for (String s : List.of("404", "500", "204", "304", "302")) {

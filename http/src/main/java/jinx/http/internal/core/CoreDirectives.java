@@ -11,6 +11,7 @@ import jinx.http.spi.ComplexValue;
 import jinx.kernel.ConfException;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
+import jinx.kernel.TempPath;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.ConfValues;
 import jinx.kernel.spi.DirectiveHandler;
@@ -157,25 +158,12 @@ final class CoreDirectives {
         return prefix.endsWith("/") ? prefix + path : prefix + "/" + path;
     }
 
-    /** {@code ngx_conf_set_path_slot}: a directory and up to three levels. */
+    /** {@code ngx_conf_set_path_slot}: a directory and up to three levels; the master creates it. */
     static void clientBodyTempPath(ConfContext cf, HttpCoreLocConf clcf) throws ConfException {
-        String name = new String(cf.arg(1).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
-        clcf.clientBodyTempPath = cf.resolve(name);
-        int n = cf.args().size() - 2;
-        int[] levels = new int[n];
-        int len = 0;
-        for (int i = 0; i < n; i++) {
-            int level = ConfValues.parseNumber(cf.arg(i + 2));
-            if (level <= 0) {
-                throw new ConfException("\"" + cf.name() + "\" directive invalid value");
-            }
-            levels[i] = level;
-            len += level + 1;
-        }
-        if (len > 10 + n) {
-            throw new ConfException("\"" + cf.name() + "\" directive invalid value");
-        }
-        clcf.clientBodyTempLevels = levels;
+        TempPath path = TempPath.parse(cf);
+        clcf.clientBodyTempPath = path.dir();
+        clcf.clientBodyTempLevels = path.levels();
+        cf.cycle().addPath(path);
     }
 
     /** nginx's {@code ngx_http_core_set_aio()} on a platform without file AIO or threads. */

@@ -15,6 +15,7 @@ import jinx.kernel.Cycle;
 import jinx.kernel.Listening;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.Rc;
+import jinx.kernel.TempPath;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
@@ -193,6 +194,12 @@ public final class HttpBlockModule implements JinxModule, CoreModule {
                 module.initMainConf(main);
             }
             mergeServers(conf, cmcf, module, mi);
+        }
+        // nginx's ngx_conf_merge_path_value() adds each client_body_temp_path, the default too, for the master
+        for (HttpCoreLocConf clcf : conf.allLocConfs()) {
+            if (clcf.clientBodyTempPath != null) {
+                cycle.addPath(new TempPath(clcf.clientBodyTempPath, clcf.clientBodyTempLevels));
+            }
         }
 
         for (HttpCoreSrvConf cscf : cmcf.servers) {

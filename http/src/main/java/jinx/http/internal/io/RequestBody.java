@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import jinx.http.internal.parse.ChunkedState;
 import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
+import jinx.kernel.TempFile;
 
 /**
  * A request body being read or discarded: nginx's {@code ngx_http_request_body_t}, kept in

@@ -11,6 +11,8 @@ import jinx.kernel.Buf;
 import jinx.kernel.BufChain;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
+import jinx.kernel.TempFile;
+import jinx.kernel.TempPath;
 
 /**
  * The request body filters of nginx's {@code ngx_http_request_body.c}: {@code ngx_http_request_body_length_filter()}
@@ -178,8 +180,8 @@ final class RequestBodyFilters {
             int inFileOnly = clcf.clientBodyInFileOnly;
             boolean persistent = inFileOnly != HttpCoreLocConf.BODY_FILE_OFF;
             try {
-                rb.tempFile = TempFile.create(clcf.clientBodyTempPath, clcf.clientBodyTempLevels, persistent,
-                                              inFileOnly == HttpCoreLocConf.BODY_FILE_CLEAN);
+                rb.tempFile = TempFile.create(new TempPath(clcf.clientBodyTempPath, clcf.clientBodyTempLevels),
+                                              persistent, inFileOnly == HttpCoreLocConf.BODY_FILE_CLEAN);
             } catch (IOException e) {
                 r.log(LogLevel.CRIT, e.getMessage());
                 return Rc.ERROR;

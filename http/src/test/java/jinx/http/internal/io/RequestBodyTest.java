@@ -17,6 +17,7 @@ import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
 import jinx.kernel.Buf;
 import jinx.kernel.Rc;
+import jinx.kernel.TempPath;
 import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Syscalls;
 
@@ -400,10 +401,10 @@ class RequestBodyTest {
 
     @Test
     void temporaryFileNamesFollowTheLevels() {
-        assertEquals("/t/3/12/0000000123", TempFile.hashedName("/t", new int[] {1, 2}, "0000000123"));
-        assertEquals("/t/23/1/0000000123", TempFile.hashedName("/t", new int[] {2, 1}, "0000000123"));
-        assertEquals("/t/0000000123", TempFile.hashedName("/t", null, "0000000123"));
-        assertEquals("/t/3/2/1/0000000123", TempFile.hashedName("/t", new int[] {1, 1, 1}, "0000000123"));
+        assertEquals("/t/3/12/0000000123", new TempPath(Path.of("/t"), new int[] {1, 2}).hashedName("0000000123"));
+        assertEquals("/t/23/1/0000000123", new TempPath(Path.of("/t"), new int[] {2, 1}).hashedName("0000000123"));
+        assertEquals("/t/0000000123", new TempPath(Path.of("/t"), new int[0]).hashedName("0000000123"));
+        assertEquals("/t/3/2/1/0000000123", new TempPath(Path.of("/t"), new int[] {1, 1, 1}).hashedName("0000000123"));
     }
 
     @Test

@@ -72,7 +72,9 @@ public final class CycleBuilder {
         }
         try {
             if (serving) {
-                // nginx's order: shared zones, then listening sockets, then init_module
+                // nginx's order: the temporary files' paths, shared zones, then listening sockets, then init_module
+                CoreConf core = cycle.conf(MainCoreModule.NAME, CoreConf.class);
+                TempPaths.create(cycle.paths(), core == null ? -1 : core.uid);
                 cycle.initSharedZones(old);
                 ListeningSockets.open(cycle, old);
             } else if (inMemory) {

@@ -18,6 +18,7 @@ import jinx.kernel.Listening;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.SharedAcceptMutex;
 import jinx.kernel.SharedZone;
+import jinx.kernel.TempPath;
 import jinx.kernel.internal.module.ModuleSorter;
 import jinx.kernel.internal.shm.ZoneTable;
 import jinx.kernel.spi.CoreModule;
@@ -393,6 +394,26 @@ public final class KernelCycle implements Cycle {
      */
     public OpenFiles openFiles() {
         return openFiles;
+    }
+
+    /* ---- directories for temporary files (nginx's cycle->paths) ---- */
+
+    private final List<TempPath> paths = new ArrayList<>();
+
+    @Override
+    public void addPath(TempPath path) throws ConfException {
+        for (TempPath p : paths) {
+            if (p.dir().equals(path.dir())) {
+                path.checkSameLevels(p);
+                return;
+            }
+        }
+        paths.add(path);
+    }
+
+    @Override
+    public List<TempPath> paths() {
+        return List.copyOf(paths);
     }
 
     /* ---- shared memory zones (nginx's cycle->shared_memory) ---- */

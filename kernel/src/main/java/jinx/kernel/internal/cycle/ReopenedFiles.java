@@ -28,8 +28,24 @@ final class ReopenedFiles {
      * @param log where failures go
      */
     static void own(Path file, int uid, ErrorLog log) {
+        String failure = own(file, uid, USER_READ_WRITE);
+        if (failure != null) {
+            log.emerg(failure);
+        }
+    }
+
+    /**
+     * Gives {@code file} to {@code uid} and adds {@code mask} to its owner's permissions: the part nginx's
+     * {@code ngx_reopen_files()} and {@code ngx_create_paths()} share.
+     *
+     * @param file the file or directory
+     * @param uid the workers' uid, negative for none (then nothing is done)
+     * @param mask the owner's permissions it must have
+     * @return null, or the failure in nginx's words ({@code chown("/x", 65534) failed (1: Operation not permitted)})
+     */
+    static String own(Path file, int uid, int mask) {
         if (uid < 0) {
-            return;
+            return null;
         }
         int owner;
         int mode;
@@ -37,24 +53,23 @@ final class ReopenedFiles {
             owner = (Integer) Files.getAttribute(file, "unix:uid");
             mode = (Integer) Files.getAttribute(file, "unix:mode");
         } catch (IOException | UnsupportedOperationException e) {
-            log.emerg("stat() \"" + file + "\" failed (" + reason(e) + ")");
-            return;
+            return "stat() \"" + file + "\" failed (" + reason(e) + ")";
         }
         if (owner != uid) {
             try {
                 Files.setAttribute(file, "unix:uid", uid);
             } catch (IOException | UnsupportedOperationException e) {
-                log.emerg("chown(\"" + file + "\", " + uid + ") failed (" + reason(e) + ")");
-                return;
+                return "chown(\"" + file + "\", " + uid + ") failed (" + reason(e) + ")";
             }
         }
-        if ((mode & USER_READ_WRITE) != USER_READ_WRITE) {
+        if ((mode & mask) != mask) {
             try {
-                Files.setAttribute(file, "unix:mode", mode | USER_READ_WRITE);
+                Files.setAttribute(file, "unix:mode", mode | mask);
             } catch (IOException | UnsupportedOperationException e) {
-                log.emerg("chmod() \"" + file + "\" failed (" + reason(e) + ")");
+                return "chmod() \"" + file + "\" failed (" + reason(e) + ")";
             }
         }
+        return null;
     }
 
     private static String reason(Exception e) {
