@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -12,8 +15,10 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -282,6 +287,40 @@ public final class DifferentialSite implements AutoCloseable {
             }
             return got.toString(StandardCharsets.ISO_8859_1) + end;
         }
+    }
+
+    /**
+     * Sends datagrams to the site's UDP port {@code i} from one socket, one at a time, and after each collects the
+     * datagrams that come back until {@code quietMs} pass without one: a UDP session's exchange.
+     *
+     * @param i the port's index
+     * @param datagrams what to send, one datagram each, one char a byte
+     * @param quietMs how long a silence ends the wait after each datagram
+     * @return what came back after each datagram, the datagrams joined by {@code |}
+     * @throws IOException when the socket fails
+     */
+    public List<String> datagrams(int i, List<String> datagrams, int quietMs) throws IOException {
+        List<String> replies = new ArrayList<>();
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            s.setSoTimeout(quietMs);
+            InetSocketAddress to = new InetSocketAddress("127.0.0.1", ports[i]);
+            byte[] buf = new byte[65536];
+            for (String d : datagrams) {
+                byte[] b = d.getBytes(StandardCharsets.ISO_8859_1);
+                s.send(new DatagramPacket(b, b.length, to));
+                List<String> got = new ArrayList<>();
+                try {
+                    for (;;) {
+                        DatagramPacket p = new DatagramPacket(buf, buf.length);
+                        s.receive(p);
+                        got.add(new String(buf, 0, p.getLength(), StandardCharsets.ISO_8859_1));
+                    }
+                } catch (SocketTimeoutException e) {
+                    replies.add(String.join("|", got));
+                }
+            }
+        }
+        return replies;
     }
 
     @Override

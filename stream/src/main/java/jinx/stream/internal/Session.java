@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import jinx.kernel.Connection;
+import jinx.kernel.DatagramIo;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
 import jinx.kernel.SocketIo;
@@ -23,6 +24,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
     final StreamCoreSrvConf cscf;
     final ListenOpt addr;
     final long startMillis;
+    /** A UDP session of a listening datagram socket (nginx's {@code c->type == SOCK_DGRAM}). */
+    final boolean udp;
     int status;
     int phaseHandler;
     /** The preread buffer (nginx's {@code c->buffer}), or null. */
@@ -48,6 +51,7 @@ final class Session implements StreamSession, SocketIo.LogContext {
         this.addr = addr;
         this.cscf = addr.server;
         this.startMillis = c.loop().wallMillis();
+        this.udp = DatagramIo.isDatagram(c);
     }
 
     /** A module's server conf for this session. */
@@ -144,7 +148,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
         if (action != null) {
             sb.append(" while ").append(action);
         }
-        sb.append(", client: ").append(remoteAddr()).append(", server: ").append(c.listening.addrText());
+        sb.append(udp ? ", udp client: " : ", client: ").append(remoteAddr()).append(", server: ")
+            .append(c.listening.addrText());
         if (upstream != null) {
             upstream.appendLogContext(sb);
         }

@@ -19,6 +19,9 @@ import jinx.stream.StreamSession;
  */
 final class SessionHandler {
 
+    /** The longest datagram: nginx's receive buffer of 65535 bytes. */
+    static final int DATAGRAM_MAX = 65535;
+
     private final StreamBlock block;
 
     SessionHandler(StreamBlock block) {
@@ -43,8 +46,11 @@ final class SessionHandler {
         c.data = s;
         // nginx logs this before the connection's log has its handler: no context, the number in the text
         if (c.log.isEnabled(LogLevel.INFO)) {
-            c.log.log(LogLevel.INFO, 0, "*" + c.number + " client " + c.addrText() + " connected to "
+            c.log.log(LogLevel.INFO, 0, "*" + c.number + (s.udp ? " udp client " : " client ") + c.addrText() + " connected to "
                 + addr.addrText);
+        }
+        if (s.udp) {
+            firstDatagram(s);
         }
         s.logAction("initializing connection");
         c.read.handler = ev -> sessionHandler(s);
@@ -54,6 +60,21 @@ final class SessionHandler {
             return;
         }
         initSession(s);
+    }
+
+    /**
+     * A UDP session's first datagram, readable now only: it becomes the preread data (nginx's {@code c->buffer},
+     * counted in {@code s->received}), which the proxy sends first.
+     */
+    private static void firstDatagram(Session s) {
+        Connection c = s.c;
+        ByteBuffer scratch = StreamBuffers.take(DATAGRAM_MAX);
+        int n = c.io().recv(c, scratch);
+        if (n >= 0) {
+            s.preread = ByteBuffer.allocateDirect(n).put(scratch.flip());
+            s.addReceived(n);
+        }
+        StreamBuffers.give(scratch);
     }
 
     /** nginx's {@code ngx_stream_init_session_handler()}. */

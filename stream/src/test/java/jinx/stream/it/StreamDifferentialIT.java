@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import jinx.testkit.DifferentialSite;
+import jinx.testkit.UdpBackend;
 import jinx.kernel.testsuite.FakeDns;
 
 /**
@@ -169,6 +170,100 @@ class StreamDifferentialIT {
         }
     }
 
+    static final String UDP = """
+        log_format basic '$remote_addr $protocol $status $bytes_sent $bytes_received "$upstream_addr" '
+                         '$upstream_bytes_sent $upstream_bytes_received $server_port';
+        access_log %LOG% basic;
+        upstream uecho { server 127.0.0.1:%UECHO%; }
+        server { listen 127.0.0.1:%P0%; return ok; }
+        server { listen 127.0.0.1:%P1% udp; proxy_pass uecho; proxy_responses 1; }
+        server { listen 127.0.0.1:%P2% udp; proxy_pass 127.0.0.1:%UECHO%; proxy_timeout 700ms; }
+        server { listen 127.0.0.1:%P3% udp; proxy_pass 127.0.0.1:%USILENT%; proxy_responses 1;
+                 proxy_timeout 500ms; }
+        server { listen 127.0.0.1:%P4% udp; proxy_pass 127.0.0.1:%UECHO%; proxy_requests 2; proxy_responses 1; }
+        server { listen 127.0.0.1:%P5% udp; return "udp $protocol $remote_addr $server_port\n"; }
+        server { listen 127.0.0.1:%P6% udp; deny 127.0.0.1; proxy_pass uecho; }
+        server { listen 127.0.0.1:%P7% udp; proxy_pass 127.0.0.1:%UDOUBLE%; proxy_responses 2; }
+        server { listen 127.0.0.1:%P8% udp; proxy_pass uecho; proxy_protocol on; proxy_responses 1; }
+        server { listen 127.0.0.1:%P9% udp reuseport; proxy_pass uecho; proxy_responses 1;
+                 proxy_buffer_size 4; }
+        """;
+
+    /** One UDP case: the port index, the datagrams sent one by one from one socket. */
+    record UdpCase(String name, int port, List<String> datagrams) {
+    }
+
+    static List<UdpCase> udpCases() {
+        return List.of(
+            new UdpCase("udp: one request, one response", 1, List.of("ping")),
+            new UdpCase("udp: three datagrams, then proxy_timeout", 2, List.of("a", "bb", "ccc")),
+            new UdpCase("udp: no response, 502", 3, List.of("hello?")),
+            new UdpCase("udp: proxy_requests 2", 4, List.of("one", "two")),
+            new UdpCase("udp: return", 5, List.of("x")),
+            new UdpCase("udp: deny", 6, List.of("no")),
+            new UdpCase("udp: two responses each", 7, List.of("twice")),
+            new UdpCase("udp: proxy_protocol on", 8, List.of("pp")),
+            new UdpCase("udp: reuseport, a datagram cut to proxy_buffer_size", 9, List.of("truncated")));
+    }
+
+    @Test
+    @Timeout(120)
+    void nginxAndJinxRelayDatagramsTheSame() throws Exception {
+        assumeTrue(DifferentialSite.nginxStreamAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
+        try (UdpBackend echo = new UdpBackend(UdpBackend.Mode.ECHO);
+             UdpBackend silent = new UdpBackend(UdpBackend.Mode.SILENT);
+             UdpBackend twice = new UdpBackend(UdpBackend.Mode.DOUBLE)) {
+            String conf = UDP.replace("%UECHO%", Integer.toString(echo.port()))
+                .replace("%USILENT%", Integer.toString(silent.port()))
+                .replace("%UDOUBLE%", Integer.toString(twice.port()));
+            List<String> nginx;
+            try (DifferentialSite site = DifferentialSite.nginxStream(conf, PORTS)) {
+                nginx = runUdp(site);
+            }
+            List<String> jinx;
+            try (DifferentialSite site = DifferentialSite.jinxStream(conf, PORTS)) {
+                jinx = runUdp(site);
+            }
+            String report = compare(nginx, jinx, "target/stream-udp-differential.txt");
+            assertEquals(udpCases().size(), nginx.size());
+            assertEquals(nginx, jinx, report);
+        }
+    }
+
+    private static List<String> runUdp(DifferentialSite site) throws Exception {
+        List<String> out = new ArrayList<>();
+        Thread.sleep(500);
+        for (UdpCase c : udpCases()) {
+            int errBefore = site.errorLog().length();
+            int accBefore = site.accessLog().length();
+            List<String> got = site.datagrams(c.port(), c.datagrams(), 300);
+            String access = awaitLine(site, accBefore);
+            String errors = site.errorLog().substring(errBefore);
+            out.add(c.name() + " | " + mask(site, String.join(" / ", got).replace("\n", "\\n")) + " | "
+                + mask(site, access.strip()) + " | " + sessionLines(site, errors));
+        }
+        return out;
+    }
+
+    private static String compare(List<String> nginx, List<String> jinx, String file) throws Exception {
+        StringBuilder report = new StringBuilder();
+        int same = 0;
+        for (int i = 0; i < nginx.size(); i++) {
+            boolean eq = nginx.get(i).equals(jinx.get(i));
+            same += eq ? 1 : 0;
+            report.append(eq ? "SAME " : "DIFF ").append(nginx.get(i)).append('\n');
+            if (!eq) {
+                report.append("     jinx: ").append(jinx.get(i)).append('\n');
+            }
+        }
+        report.append(same).append(" of ").append(nginx.size()).append(" cases the same\n");
+        Path out = Path.of(file);
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.print(report);
+        return report.toString();
+    }
+
     /** The fake name server's zone: {@code backend.test} is the echo backend's host, the rest fail. */
     private static byte[] dns(FakeDns.Query q) {
         return switch (q.name()) {
@@ -231,7 +326,7 @@ class StreamDifferentialIT {
 
     private static final Pattern LINE = Pattern.compile("\\[(\\w+)\\] \\d+#\\d+: (.*)");
     private static final String[] MARKERS = {"connected to", "disconnected", "connect() failed", "timed out",
-        "forbidden", "no live upstreams", "limiting", "resolve", "in upstream"};
+        "forbidden", "no live upstreams", "limiting", "resolve", "in upstream", "udp done"};
 
     /** The error lines about the session, without the time, pid and numbers. */
     private static String sessionLines(DifferentialSite site, String errors) {
