@@ -42,6 +42,12 @@ final class StreamProxyUdp {
 
     /** The relay of one side's datagrams to the other. */
     void process(boolean fromUpstream) {
+        if (loop.exiting()) {
+            // the listening socket, which the session sends from, is closed on a graceful exit
+            s.logBare(LogLevel.INFO, "disconnected on shutdown");
+            p.finalizeProxy(StreamSession.STATUS_OK);
+            return;
+        }
         Connection pcc = p.connectedPeer();
         Connection src = fromUpstream ? pcc : c;
         Connection dst = fromUpstream ? c : pcc;
