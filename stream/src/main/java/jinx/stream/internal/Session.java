@@ -38,6 +38,9 @@ final class Session implements StreamSession, SocketIo.LogContext {
     /** {@code $limit_conn_status}, or null. */
     String limitConnStatus;
     private List<Runnable> cleanups;
+    /** The connection's own address and port once {@code set_real_ip_from} replaced them, or null and 0. */
+    String realipAddr;
+    int realipPort;
     /** The PROXY protocol's source address and port, destination address and port, or null. */
     String[] proxyProtocol;
     private long received;
@@ -72,6 +75,12 @@ final class Session implements StreamSession, SocketIo.LogContext {
             remoteAddr = r;
         }
         return r;
+    }
+
+    /** The client's address as {@code realip} found it ({@code 192.0.2.1:51000}): the session's from now on. */
+    void realAddress(String text) {
+        c.addrText(text);
+        remoteAddr = null;
     }
 
     int remotePort() {

@@ -46,7 +46,8 @@ final class SessionHandler {
         c.data = s;
         // nginx logs this before the connection's log has its handler: no context, the number in the text
         if (c.log.isEnabled(LogLevel.INFO)) {
-            c.log.log(LogLevel.INFO, 0, "*" + c.number + (s.udp ? " udp client " : " client ") + c.addrText() + " connected to "
+            String client = s.udp ? " udp client " : " client ";
+            c.log.log(LogLevel.INFO, 0, "*" + c.number + client + c.addrText() + " connected to "
                 + addr.addrText);
         }
         if (s.udp) {

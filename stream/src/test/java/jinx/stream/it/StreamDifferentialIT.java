@@ -30,7 +30,7 @@ import jinx.kernel.testsuite.FakeDns;
 class StreamDifferentialIT {
 
     /** The free ports the configuration names, %P0% to %P20%. */
-    static final int PORTS = 24;
+    static final int PORTS = 29;
 
     static final String STREAM = """
         log_format basic '$remote_addr $protocol $status $bytes_sent $bytes_received "$upstream_addr" '
@@ -79,6 +79,13 @@ class StreamDifferentialIT {
         server { listen 127.0.0.1:%P22%; resolver 127.0.0.1:%DNS%; proxy_pass $rname:%ECHO%; }
         server { listen 127.0.0.1:%P23%; resolver 127.0.0.1:%DNS% ipv6=off; resolver_timeout 700ms;
                  proxy_pass $rname:%ECHO%; }
+        server { listen 127.0.0.1:%P24% proxy_protocol; set $pp "$proxy_protocol_addr:$proxy_protocol_port";
+                 return "$pp $proxy_protocol_server_addr:$proxy_protocol_server_port $remote_addr\\n"; }
+        server { listen 127.0.0.1:%P25% proxy_protocol; proxy_pass echo; }
+        server { listen 127.0.0.1:%P26% proxy_protocol; set_real_ip_from 127.0.0.1;
+                 return "$remote_addr:$remote_port $realip_remote_addr:$realip_remote_port\\n"; }
+        server { listen 127.0.0.1:%P27% proxy_protocol; set_real_ip_from 10.0.0.0/8;
+                 return "$remote_addr $realip_remote_addr\\n"; }
         """;
 
     /**
@@ -121,7 +128,66 @@ class StreamDifferentialIT {
             new Case("proxy_bind to an empty value", 20, bytes("free\n"), false, 700),
             new Case("resolver: a host resolved", 21, bytes("named\n"), false, 700),
             new Case("resolver: host not found", 22, bytes(""), false, 3000),
-            new Case("resolver: timed out", 23, bytes(""), false, 3000));
+            new Case("resolver: timed out", 23, bytes(""), false, 3000),
+            new Case("PROXY v2: IPv4 with a TLV", 24, v2(0x21, 0x11, v2Inet4(), new byte[] {4, 0, 3, 'x', 'y', 'z'}),
+                false, 3000),
+            new Case("PROXY v2: IPv6", 24, v2(0x21, 0x21, v2Inet6(), new byte[0]), false, 3000),
+            new Case("PROXY v2: LOCAL", 24, v2(0x20, 0x00, new byte[0], new byte[0]), false, 3000),
+            new Case("PROXY v2, then data to an upstream", 25, concat(v2(0x21, 0x11, v2Inet4(), new byte[0]),
+                bytes("after v2\n")), false, 700),
+            new Case("PROXY v2: version 3", 25, v2(0x31, 0x11, v2Inet4(), new byte[0]), false, 3000),
+            new Case("PROXY v2: too large", 25, tooLarge(), false, 3000),
+            new Case("PROXY v1: broken", 25, bytes("PROXY TCP9 1.2.3.4 5.6.7.8 1 2\r\n"), false, 3000),
+            new Case("realip: v1 from a trusted address", 26, bytes("PROXY TCP4 192.0.2.9 198.51.100.7 50001 443\r\n"),
+                false, 3000),
+            new Case("realip: v2 IPv6 from a trusted address", 26, v2(0x21, 0x21, v2Inet6(), new byte[0]), false,
+                3000),
+            new Case("realip: an untrusted address", 27, bytes("PROXY TCP4 192.0.2.9 198.51.100.7 50001 443\r\n"),
+                false, 3000));
+    }
+
+    /** A PROXY protocol v2 header: the signature, version and command, family and transport, the length. */
+    static byte[] v2(int versionCommand, int familyTransport, byte[] addrs, byte[] tlvs) {
+        int len = addrs.length + tlvs.length;
+        byte[] h = {13, 10, 13, 10, 0, 13, 10, 'Q', 'U', 'I', 'T', 10, (byte) versionCommand,
+            (byte) familyTransport, (byte) (len >> 8), (byte) len};
+        return concat(concat(h, addrs), tlvs);
+    }
+
+    /** 192.0.2.1:51000 to 198.51.100.7:443. */
+    static byte[] v2Inet4() {
+        return new byte[] {(byte) 192, 0, 2, 1, (byte) 198, 51, 100, 7, (byte) (51000 >> 8), (byte) 51000, 1,
+            (byte) 187};
+    }
+
+    /** [2001:db8::1]:40000 to [::1]:8443. */
+    static byte[] v2Inet6() {
+        byte[] a = new byte[36];
+        a[0] = 0x20;
+        a[1] = 0x01;
+        a[2] = 0x0d;
+        a[3] = (byte) 0xb8;
+        a[15] = 1;
+        a[31] = 1;
+        a[32] = (byte) (40000 >> 8);
+        a[33] = (byte) 40000;
+        a[34] = (byte) (8443 >> 8);
+        a[35] = (byte) 8443;
+        return a;
+    }
+
+    /** A v2 header that says 5,000 bytes follow, more than nginx reads of a header. */
+    static byte[] tooLarge() {
+        byte[] h = v2(0x21, 0x11, v2Inet4(), new byte[0]);
+        h[14] = (byte) (5000 >> 8);
+        h[15] = (byte) 5000;
+        return h;
+    }
+
+    static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
     }
 
     private static byte[] bytes(String s) {
@@ -326,7 +392,8 @@ class StreamDifferentialIT {
 
     private static final Pattern LINE = Pattern.compile("\\[(\\w+)\\] \\d+#\\d+: (.*)");
     private static final String[] MARKERS = {"connected to", "disconnected", "connect() failed", "timed out",
-        "forbidden", "no live upstreams", "limiting", "resolve", "in upstream", "udp done"};
+        "forbidden", "no live upstreams", "limiting", "resolve", "in upstream", "udp done", "PROXY", "too large",
+        "broken header"};
 
     /** The error lines about the session, without the time, pid and numbers. */
     private static String sessionLines(DifferentialSite site, String errors) {
