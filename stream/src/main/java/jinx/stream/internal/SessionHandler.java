@@ -44,6 +44,12 @@ final class SessionHandler {
         ListenOpt addr = port.find(local);
         Session s = new Session(c, block, addr);
         c.data = s;
+        if (addr.server.errorLog != null) {
+            // nginx's ngx_set_connection_log(): the server's error_log from here on
+            c.log = addr.server.errorLog;
+            c.read.log = c.log;
+            c.write.log = c.log;
+        }
         // nginx logs this before the connection's log has its handler: no context, the number in the text
         if (c.log.isEnabled(LogLevel.INFO)) {
             String client = s.udp ? " udp client " : " client ";

@@ -1,6 +1,7 @@
 package jinx.stream.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -254,6 +255,35 @@ class StreamDifferentialIT {
         server { listen 127.0.0.1:%P9% udp reuseport; proxy_pass uecho; proxy_responses 1;
                  proxy_buffer_size 4; }
         """;
+
+    /**
+     * {@code error_log} in a server: the session's lines go to the server's file (here the site's "access log"
+     * path), not to the main error log, on both servers.
+     */
+    @Test
+    @Timeout(60)
+    void serverErrorLogTakesTheSessionLines() throws Exception {
+        assumeTrue(DifferentialSite.nginxStreamAvailable(), "Debian's nginx with libnginx-mod-stream is not installed");
+        String conf = "server { listen 127.0.0.1:%P0%; return ok; }\n"
+            + "server { listen 127.0.0.1:%P1%; error_log %LOG% info; deny 127.0.0.1; return x; }\n";
+        List<String> lines = new ArrayList<>();
+        for (boolean nginx : new boolean[] {true, false}) {
+            try (DifferentialSite site = nginx ? DifferentialSite.nginxStream(conf, PORTS)
+                : DifferentialSite.jinxStream(conf, PORTS)) {
+                Thread.sleep(300);
+                int before = site.errorLog().length();
+                site.exchange(1, new byte[0], false, 1000);
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (!site.accessLog().contains("forbidden") && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                String main = site.errorLog().substring(before);
+                lines.add(sessionLines(site, site.accessLog()) + " | main log: " + sessionLines(site, main));
+            }
+        }
+        assertEquals(lines.get(0), lines.get(1));
+        assertTrue(lines.get(1).contains("access forbidden by rule"), lines.get(1));
+    }
 
     /** One UDP case: the port index, the datagrams sent one by one from one socket. */
     record UdpCase(String name, int port, List<String> datagrams) {
