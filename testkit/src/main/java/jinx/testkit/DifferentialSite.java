@@ -150,8 +150,23 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
      */
     public static DifferentialSite jinxStream(String stream, int ports) throws Exception {
+        return jinxStream(stream, ports, 1024);
+    }
+
+    /**
+     * Starts Jinx in this JVM ({@code master_process off}) with {@code stream} inside {@code stream {}} and
+     * {@code worker_connections} slots.
+     *
+     * @param stream the configuration
+     * @param ports how many free ports it names ({@code %P0%} ...)
+     * @param connections {@code worker_connections}
+     * @return the running site, listening on its first port
+     * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
+     */
+    public static DifferentialSite jinxStream(String stream, int ports, int connections) throws Exception {
         DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-stream-jinx"), ports);
-        return site.startJinx(JINX_MAIN + "stream {\n" + site.fill(stream) + "\n}\n");
+        String main = JINX_MAIN.replace("worker_connections 1024;", "worker_connections " + connections + ";");
+        return site.startJinx(main + "stream {\n" + site.fill(stream) + "\n}\n");
     }
 
     private DifferentialSite startJinx(String conf) throws Exception {
