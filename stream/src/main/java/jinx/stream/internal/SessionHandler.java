@@ -78,7 +78,16 @@ final class SessionHandler {
         ByteBuffer scratch = StreamBuffers.take(DATAGRAM_MAX);
         int n = c.io().recv(c, scratch);
         if (n >= 0) {
-            s.preread = ByteBuffer.allocateDirect(n).put(scratch.flip());
+            // a pooled buffer of preread_buffer_size when the datagram fits: a session allocates no direct memory
+            int size = (int) s.cscf.prereadBufferSize;
+            if (n <= size) {
+                ByteBuffer pre = StreamBuffers.take(size);
+                s.addCleanup(() -> StreamBuffers.give(pre));
+                s.preread = pre;
+            } else {
+                s.preread = ByteBuffer.allocateDirect(n);
+            }
+            s.preread.put(scratch.flip());
             s.addReceived(n);
         }
         StreamBuffers.give(scratch);
