@@ -14,6 +14,7 @@ module jinx.stream {
         jinx.stream.internal.StreamBlockModule,
         jinx.stream.internal.StreamCoreModule,
         jinx.stream.internal.StreamLogModule,
+        jinx.stream.internal.StreamRealIpModule,
         jinx.stream.internal.StreamLimitConnModule,
         jinx.stream.internal.StreamAccessModule,
         jinx.stream.internal.StreamGeoModule,

@@ -27,6 +27,7 @@ final class EventAccept {
     private final long sockaddr;
     private final long socklen;
     private final java.util.List<Listening> listening = new java.util.ArrayList<>();
+    private final java.util.List<DatagramListener> datagrams = new java.util.ArrayList<>();
     /** nginx's ngx_accept_disabled: above 0 this loop skips the mutex, letting emptier workers accept. */
     private int acceptDisabled;
     private boolean mutexHeld;
@@ -57,7 +58,13 @@ final class EventAccept {
         c.listening = ls;
         ls.connection = c;
         c.read.accept = true;
-        c.read.handler = this::accept;
+        if (ls.datagram) {
+            DatagramListener d = new DatagramListener(loop, this);
+            datagrams.add(d);
+            c.read.handler = ev -> receive(d, ev);
+        } else {
+            c.read.handler = this::accept;
+        }
         listening.add(ls);
         if (ls.reuseport) {
             loop.actions().add(c.read, EventActions.READ_EVENT, 0);
@@ -191,6 +198,20 @@ final class EventAccept {
         }
     }
 
+    /** A listening datagram socket's read event: nginx's {@code ngx_event_recvmsg()}. */
+    private void receive(DatagramListener d, Event ev) {
+        if (ev.timedout) {
+            enableAcceptEvents();
+            ev.timedout = false;
+        }
+        d.recv(ev, settings.multiAccept());
+    }
+
+    /** nginx's {@code ngx_accept_disabled}, as a new UDP session sets it. */
+    void disableFor(int disabled) {
+        acceptDisabled = disabled;
+    }
+
     /** Returns true to go on accepting (a connection aborted by the peer while multi_accept is on). */
     private boolean failed(Event ev, NativeIoException e) {
         int errno = e.errno();
@@ -273,6 +294,9 @@ final class EventAccept {
     }
 
     void close() {
+        for (DatagramListener d : datagrams) {
+            d.close();
+        }
         memory.close();
     }
 }

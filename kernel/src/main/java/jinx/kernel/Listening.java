@@ -24,6 +24,12 @@ public final class Listening {
     public int sndbuf = -1;
     /** {@code reuseport}: one socket per worker, chosen by the kernel. */
     public boolean reuseport;
+    /**
+     * {@code udp}: a datagram socket ({@code SOCK_DGRAM}), bound and never {@code listen()}ed; the loop reads its
+     * datagrams and gives each client address a session of its own ({@link DatagramIo}), nginx's
+     * {@code ngx_event_recvmsg()}. Added in SPI 1.6.
+     */
+    public boolean datagram;
     /** {@code deferred}: TCP_DEFER_ACCEPT, wake only when data has arrived. */
     public boolean deferredAccept;
     /** {@code so_keepalive=on|off}: 1, 0, or -1 to leave it. */
@@ -122,6 +128,7 @@ public final class Listening {
         c.rcvbuf = rcvbuf;
         c.sndbuf = sndbuf;
         c.reuseport = reuseport;
+        c.datagram = datagram;
         c.deferredAccept = deferredAccept;
         c.keepalive = keepalive;
         c.ipv6only = ipv6only;

@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -12,8 +15,10 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -145,8 +150,23 @@ public final class DifferentialSite implements AutoCloseable {
      * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
      */
     public static DifferentialSite jinxStream(String stream, int ports) throws Exception {
+        return jinxStream(stream, ports, 1024);
+    }
+
+    /**
+     * Starts Jinx in this JVM ({@code master_process off}) with {@code stream} inside {@code stream {}} and
+     * {@code worker_connections} slots.
+     *
+     * @param stream the configuration
+     * @param ports how many free ports it names ({@code %P0%} ...)
+     * @param connections {@code worker_connections}
+     * @return the running site, listening on its first port
+     * @throws Exception when the configuration is refused or Jinx does not listen within 10 s
+     */
+    public static DifferentialSite jinxStream(String stream, int ports, int connections) throws Exception {
         DifferentialSite site = new DifferentialSite(Files.createTempDirectory("jinx-stream-jinx"), ports);
-        return site.startJinx(JINX_MAIN + "stream {\n" + site.fill(stream) + "\n}\n");
+        String main = JINX_MAIN.replace("worker_connections 1024;", "worker_connections " + connections + ";");
+        return site.startJinx(main + "stream {\n" + site.fill(stream) + "\n}\n");
     }
 
     private DifferentialSite startJinx(String conf) throws Exception {
@@ -292,6 +312,40 @@ public final class DifferentialSite implements AutoCloseable {
             }
             return got.toString(StandardCharsets.ISO_8859_1) + end;
         }
+    }
+
+    /**
+     * Sends datagrams to the site's UDP port {@code i} from one socket, one at a time, and after each collects the
+     * datagrams that come back until {@code quietMs} pass without one: a UDP session's exchange.
+     *
+     * @param i the port's index
+     * @param datagrams what to send, one datagram each, one char a byte
+     * @param quietMs how long a silence ends the wait after each datagram
+     * @return what came back after each datagram, the datagrams joined by {@code |}
+     * @throws IOException when the socket fails
+     */
+    public List<String> datagrams(int i, List<String> datagrams, int quietMs) throws IOException {
+        List<String> replies = new ArrayList<>();
+        try (DatagramSocket s = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            s.setSoTimeout(quietMs);
+            InetSocketAddress to = new InetSocketAddress("127.0.0.1", ports[i]);
+            byte[] buf = new byte[65536];
+            for (String d : datagrams) {
+                byte[] b = d.getBytes(StandardCharsets.ISO_8859_1);
+                s.send(new DatagramPacket(b, b.length, to));
+                List<String> got = new ArrayList<>();
+                try {
+                    for (;;) {
+                        DatagramPacket p = new DatagramPacket(buf, buf.length);
+                        s.receive(p);
+                        got.add(new String(buf, 0, p.getLength(), StandardCharsets.ISO_8859_1));
+                    }
+                } catch (SocketTimeoutException e) {
+                    replies.add(String.join("|", got));
+                }
+            }
+        }
+        return replies;
     }
 
     @Override

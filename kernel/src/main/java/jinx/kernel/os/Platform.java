@@ -65,6 +65,8 @@ public final class Platform {
     public static final int SO_SNDBUF = jnr(SocketOption.SO_SNDBUF);
     /** {@code SO_LINGER}. */
     public static final int SO_LINGER = jnr(SocketOption.SO_LINGER);
+    /** {@code SO_TYPE}: {@link #SOCK_STREAM} or {@link #SOCK_DGRAM}. */
+    public static final int SO_TYPE = jnr(SocketOption.SO_TYPE);
     /** {@code SO_ERROR}. */
     public static final int SO_ERROR = jnr(SocketOption.SO_ERROR);
     /** {@code IPPROTO_IP}. */

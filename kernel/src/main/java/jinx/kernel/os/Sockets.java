@@ -17,6 +17,18 @@ import jinx.kernel.Rc;
 public final class Sockets {
 
     private static final int EINTR = Errors.EINTR;
+    /* struct msghdr and struct iovec, as the build's probe measured them (glibc's widths) */
+    private static final int MSGHDR = Platform.probe("SIZEOF_MSGHDR");
+    private static final int MSG_NAME = Platform.probe("OFFSETOF_MSG_NAME");
+    private static final int MSG_NAMELEN = Platform.probe("OFFSETOF_MSG_NAMELEN");
+    private static final int MSG_IOV = Platform.probe("OFFSETOF_MSG_IOV");
+    private static final int MSG_IOVLEN = Platform.probe("OFFSETOF_MSG_IOVLEN");
+    private static final int SIZEOF_MSG_IOVLEN = Platform.probe("SIZEOF_MSG_IOVLEN");
+    private static final int MSG_CONTROL = Platform.probe("OFFSETOF_MSG_CONTROL");
+    private static final int MSG_CONTROLLEN = Platform.probe("OFFSETOF_MSG_CONTROLLEN");
+    private static final int SIZEOF_MSG_CONTROLLEN = Platform.probe("SIZEOF_MSG_CONTROLLEN");
+    private static final int MSG_FLAGS = Platform.probe("OFFSETOF_MSG_FLAGS");
+    private static final int SIZEOF_IOV_LEN = Platform.probe("SIZEOF_IOV_LEN");
     private static final int SOCKADDR_STORAGE = Platform.SIZEOF_SOCKADDR_STORAGE;
 
     private Sockets() {
@@ -358,6 +370,84 @@ public final class Sockets {
                 return Errors.again("send()", errno);
             }
         }
+    }
+
+    /**
+     * The room {@link #recvfrom} and {@link #sendto} need for their {@code struct msghdr} and {@code struct iovec}:
+     * the caller allocates it once (the calls are hot, and allocate nothing).
+     */
+    public static final int DATAGRAM_SCRATCH = MSGHDR + Platform.SIZEOF_IOVEC;
+
+    /**
+     * Receives one datagram and its sender's address with {@code recvmsg()}: the receive of a listening UDP socket,
+     * nginx's {@code ngx_event_recvmsg()}. A datagram longer than {@code len} is cut to it.
+     *
+     * @param fd the socket
+     * @param buf the buffer's address
+     * @param len its length
+     * @param sockaddr room for the address, {@link Platform#SIZEOF_SOCKADDR_STORAGE} bytes
+     * @param socklen an {@code int} set to the address's length
+     * @param scratch {@link #DATAGRAM_SCRATCH} bytes of the caller's
+     * @return the datagram's length (0 for an empty one), or {@link Rc#AGAIN}
+     * @throws NativeIoException {@code recvmsg() failed (...)}
+     */
+    public static int recvfrom(int fd, long buf, int len, long sockaddr, long socklen, long scratch)
+        throws NativeIoException {
+        for (;;) {
+            long msg = message(scratch, buf, len, sockaddr, SOCKADDR_STORAGE);
+            long n = Native.C.recvmsg(fd, msg, 0);
+            if (n >= 0) {
+                NativeMemory.putInt(socklen, NativeMemory.getInt(msg + MSG_NAMELEN));
+                return (int) n;
+            }
+            int errno = Errors.last();
+            if (errno != EINTR) {
+                return Errors.again("recvmsg()", errno);
+            }
+        }
+    }
+
+    /**
+     * Sends one datagram to an address with {@code sendmsg()} and {@code MSG_NOSIGNAL}: nginx's {@code ngx_udp_send()}
+     * on a socket shared by the sessions of a listening UDP socket.
+     *
+     * @param fd the socket
+     * @param buf the bytes' address
+     * @param len their length
+     * @param sockaddr the receiver's address
+     * @param socklen its length
+     * @param scratch {@link #DATAGRAM_SCRATCH} bytes of the caller's
+     * @return bytes sent, or {@link Rc#AGAIN}
+     * @throws NativeIoException {@code sendmsg() failed (...)}
+     */
+    public static int sendto(int fd, long buf, int len, long sockaddr, int socklen, long scratch)
+        throws NativeIoException {
+        long msg = message(scratch, buf, len, sockaddr, socklen);
+        for (;;) {
+            long n = Native.C.sendmsg(fd, msg, Platform.MSG_NOSIGNAL);
+            if (n >= 0) {
+                return (int) n;
+            }
+            int errno = Errors.last();
+            if (errno != EINTR) {
+                return Errors.again("sendmsg()", errno);
+            }
+        }
+    }
+
+    /** A {@code struct msghdr} with a name and one {@code struct iovec}, no control data. */
+    private static long message(long scratch, long buf, int len, long sockaddr, int socklen) {
+        long iov = scratch + MSGHDR;
+        NativeMemory.putLong(iov + Platform.OFFSETOF_IOV_BASE, buf);
+        NativeMemory.putUnsigned(iov + Platform.OFFSETOF_IOV_LEN, SIZEOF_IOV_LEN, len);
+        NativeMemory.putLong(scratch + MSG_NAME, sockaddr);
+        NativeMemory.putInt(scratch + MSG_NAMELEN, socklen);
+        NativeMemory.putLong(scratch + MSG_IOV, iov);
+        NativeMemory.putUnsigned(scratch + MSG_IOVLEN, SIZEOF_MSG_IOVLEN, 1);
+        NativeMemory.putLong(scratch + MSG_CONTROL, 0);
+        NativeMemory.putUnsigned(scratch + MSG_CONTROLLEN, SIZEOF_MSG_CONTROLLEN, 0);
+        NativeMemory.putInt(scratch + MSG_FLAGS, 0);
+        return scratch;
     }
 
     private static SockAddr name(int fd, boolean peer) throws NativeIoException {

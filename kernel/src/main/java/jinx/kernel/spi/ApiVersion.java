@@ -35,7 +35,9 @@ package jinx.kernel.spi;
  * and a content handler, the proxy's, serves it as any request) and what each type or method marked "Added in SPI
  * 1.5" says; 1.6 adds temporary files for any module ({@code jinx.kernel.TempFile}, {@code jinx.kernel.TempPath},
  * {@code Cycle.addPath}: nginx's {@code ngx_temp_file_t}, {@code ngx_path_t} and {@code ngx_add_path()}, the paths
- * created by the master and given to {@code user}; the proxy's {@code proxy_temp_path}).
+ * created by the master and given to {@code user}; the proxy's {@code proxy_temp_path}), and listening
+ * datagram sockets ({@code Listening.datagram}) whose clients get sessions of their own ({@code DatagramIo}: nginx's
+ * UDP sessions on a shared listening socket).
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

@@ -36,13 +36,14 @@ import jinx.kernel.testsuite.LoopHarness.LoopThread;
  * read and write readiness, edge versus level, EOF and RDHUP, notify from another thread, timers through the
  * loop. The loop-wide cases (5,000 connections, slot exhaustion, a keep-alive protocol with an idle timer, stale
  * events) are inherited from {@link EventLoopScenarios}, the loop's settings ({@code timer_resolution},
- * {@code multi_accept}, EMFILE in accept) from {@link AcceptAndTimeScenarios}, and the in-memory connection of the
- * socketless path from {@link MemoryConnectionScenarios}, so every method runs all of them.
+ * {@code multi_accept}, EMFILE in accept) from {@link AcceptAndTimeScenarios}, the in-memory connection of the
+ * socketless path from {@link MemoryConnectionScenarios}, and UDP sessions on a listening datagram socket from
+ * {@link DatagramScenarios}, so every method runs all of them.
  *
  * <p>Every test runs on Linux only (an assumption), uses socket pairs or sockets on 127.0.0.1, closes every
  * descriptor it opened, and ends with {@code /proc/self/fd} back to what it was before the test.
  */
-public abstract class EventActionsContract extends ConnectScenarios {
+public abstract class EventActionsContract extends DatagramScenarios {
 
     /**
      * Returns a fresh, uninitialised method table; the loop calls {@code init} on it.

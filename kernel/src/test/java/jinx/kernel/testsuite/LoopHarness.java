@@ -175,6 +175,23 @@ public final class LoopHarness implements AutoCloseable {
         return ls;
     }
 
+    /**
+     * Opens a non-blocking UDP socket bound to 127.0.0.1 with a port the kernel picks, as a datagram
+     * {@link Listening} ready for {@link EventLoop#listen}; {@link #close()} closes it after the loops are done.
+     *
+     * @return the listening socket, open
+     * @throws NativeIoException when a call fails
+     */
+    public Listening datagramListening() throws NativeIoException {
+        Fd fd = track(Sockets.socket(Platform.AF_INET, Platform.SOCK_DGRAM | Platform.SOCK_CLOEXEC, 0));
+        Syscalls.setNonBlocking(fd.fd());
+        Sockets.bind(fd.fd(), SockAddr.parse("127.0.0.1:0"));
+        Listening ls = new Listening(Sockets.getsockname(fd.fd()));
+        ls.datagram = true;
+        ls.open(fd.fd(), false);
+        return ls;
+    }
+
     private Fd listeningSocket(int backlog) throws NativeIoException {
         Fd fd = track(Sockets.socket(Platform.AF_INET, Platform.SOCK_STREAM | Platform.SOCK_CLOEXEC, 0));
         Sockets.setsockopt(fd.fd(), Platform.SOL_SOCKET, Platform.SO_REUSEADDR, 1);

@@ -8,10 +8,13 @@ import jinx.kernel.EventConnect;
 import jinx.kernel.EventLoop;
 import jinx.kernel.LogLevel;
 import jinx.kernel.Rc;
+import jinx.kernel.os.NativeIoException;
+import jinx.kernel.os.Sockets;
 import jinx.stream.StreamSession;
 
 /**
- * {@code listen ... proxy_protocol}: the PROXY protocol header (version 1, text) read before the session starts,
+ * {@code listen ... proxy_protocol}: the PROXY protocol header (version 1, text, or version 2, binary:
+ * {@link ProxyProtocolV2}) read before the session starts,
  * nginx's {@code ngx_stream_proxy_protocol_handler()} with {@code ngx_proxy_protocol_read()}. nginx peeks and then
  * reads exactly the header; without a peek here, bytes that came after the header are kept as the session's
  * preread data, which the proxy sends first, so nothing is lost.
@@ -63,6 +66,19 @@ final class ProxyProtocolReader {
             s.finalizeSession(StreamSession.STATUS_OK);
             return;
         }
+        if (ProxyProtocolV2.starts(b)) {
+            if (b.position() < ProxyProtocolV2.HEADER) {
+                read(s);
+                return;
+            }
+            int v2 = ProxyProtocolV2.read(s, b);
+            if (v2 < 0) {
+                reject(s);
+                return;
+            }
+            begin(s, b, v2);
+            return;
+        }
         int end = headerEnd(b);
         if (end < 0) {
             if (b.position() < V1_MAX_HEADER && startsLikeHeader(b)) {
@@ -74,11 +90,16 @@ final class ProxyProtocolReader {
         }
         String line = text(b, 0, end - 2);
         if (!parse(s, line)) {
-            broken(s, b, end - 2);
+            broken(s, b, b.position());
             return;
         }
-        loop.deleteTimer(c.read);
-        // what came after the header is the client's first data
+        begin(s, b, end);
+    }
+
+    /** The header ends at {@code end}: the session starts with what came after it as its first data. */
+    private static void begin(Session s, ByteBuffer b, int end) {
+        Connection c = s.c;
+        c.loop().deleteTimer(c.read);
         b.limit(b.position()).position(end);
         ByteBuffer rest = b.slice();
         s.preread = ByteBuffer.allocateDirect((int) s.cscf.prereadBufferSize);
@@ -140,8 +161,26 @@ final class ProxyProtocolReader {
         }
     }
 
+    /** nginx 1.22 logs every byte it peeked, the line's end included. */
     private static void broken(Session s, ByteBuffer b, int len) {
         s.log(LogLevel.ERROR, 0, "broken header: \"" + text(b, 0, Math.min(len, b.position())) + "\"");
+        reject(s);
+    }
+
+    /**
+     * The session ends with 400 and the connection is reset: nginx only peeked at the header, so its close finds
+     * the client's bytes unread and the kernel answers with a reset; Jinx read them, and asks for the reset with
+     * {@code SO_LINGER} 0.
+     */
+    private static void reject(Session s) {
+        Connection c = s.c;
+        if (c.hasDescriptor()) {
+            try {
+                Sockets.setLinger(c.fd(), true, 0);
+            } catch (NativeIoException e) {
+                s.log(LogLevel.ALERT, e.errno(), "setsockopt(SO_LINGER) failed");
+            }
+        }
         s.finalizeSession(StreamSession.STATUS_BAD_REQUEST);
     }
 }

@@ -29,6 +29,10 @@ final class ProxyProtocolWriter {
         if (!hasPre && header == null) {
             return null;
         }
+        if (header == null) {
+            // the preread data as it is, a view: it stays unchanged until the session ends
+            return pre.duplicate().flip();
+        }
         byte[] h = header == null ? new byte[0] : header.getBytes(StandardCharsets.ISO_8859_1);
         ByteBuffer prefix = ByteBuffer.allocateDirect(h.length + (hasPre ? pre.position() : 0)).put(h);
         if (hasPre) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import jinx.kernel.Connection;
+import jinx.kernel.DatagramIo;
 import jinx.kernel.ErrorLog;
 import jinx.kernel.LogLevel;
 import jinx.kernel.SocketIo;
@@ -23,6 +24,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
     final StreamCoreSrvConf cscf;
     final ListenOpt addr;
     final long startMillis;
+    /** A UDP session of a listening datagram socket (nginx's {@code c->type == SOCK_DGRAM}). */
+    final boolean udp;
     int status;
     int phaseHandler;
     /** The preread buffer (nginx's {@code c->buffer}), or null. */
@@ -35,6 +38,9 @@ final class Session implements StreamSession, SocketIo.LogContext {
     /** {@code $limit_conn_status}, or null. */
     String limitConnStatus;
     private List<Runnable> cleanups;
+    /** The connection's own address and port once {@code set_real_ip_from} replaced them, or null and 0. */
+    String realipAddr;
+    int realipPort;
     /** The PROXY protocol's source address and port, destination address and port, or null. */
     String[] proxyProtocol;
     private long received;
@@ -48,6 +54,7 @@ final class Session implements StreamSession, SocketIo.LogContext {
         this.addr = addr;
         this.cscf = addr.server;
         this.startMillis = c.loop().wallMillis();
+        this.udp = DatagramIo.isDatagram(c);
     }
 
     /** A module's server conf for this session. */
@@ -68,6 +75,12 @@ final class Session implements StreamSession, SocketIo.LogContext {
             remoteAddr = r;
         }
         return r;
+    }
+
+    /** The client's address as {@code realip} found it ({@code 192.0.2.1:51000}): the session's from now on. */
+    void realAddress(String text) {
+        c.addrText(text);
+        remoteAddr = null;
     }
 
     int remotePort() {
@@ -144,7 +157,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
         if (action != null) {
             sb.append(" while ").append(action);
         }
-        sb.append(", client: ").append(remoteAddr()).append(", server: ").append(c.listening.addrText());
+        sb.append(udp ? ", udp client: " : ", client: ").append(remoteAddr()).append(", server: ")
+            .append(c.listening.addrText());
         if (upstream != null) {
             upstream.appendLogContext(sb);
         }

@@ -19,6 +19,9 @@ import jinx.stream.StreamSession;
  */
 final class SessionHandler {
 
+    /** The longest datagram: nginx's receive buffer of 65535 bytes. */
+    static final int DATAGRAM_MAX = 65535;
+
     private final StreamBlock block;
 
     SessionHandler(StreamBlock block) {
@@ -41,10 +44,20 @@ final class SessionHandler {
         ListenOpt addr = port.find(local);
         Session s = new Session(c, block, addr);
         c.data = s;
+        if (addr.server.errorLog != null) {
+            // nginx's ngx_set_connection_log(): the server's error_log from here on
+            c.log = addr.server.errorLog;
+            c.read.log = c.log;
+            c.write.log = c.log;
+        }
         // nginx logs this before the connection's log has its handler: no context, the number in the text
         if (c.log.isEnabled(LogLevel.INFO)) {
-            c.log.log(LogLevel.INFO, 0, "*" + c.number + " client " + c.addrText() + " connected to "
+            String client = s.udp ? " udp client " : " client ";
+            c.log.log(LogLevel.INFO, 0, "*" + c.number + client + c.addrText() + " connected to "
                 + addr.addrText);
+        }
+        if (s.udp) {
+            firstDatagram(s);
         }
         s.logAction("initializing connection");
         c.read.handler = ev -> sessionHandler(s);
@@ -54,6 +67,30 @@ final class SessionHandler {
             return;
         }
         initSession(s);
+    }
+
+    /**
+     * A UDP session's first datagram, readable now only: it becomes the preread data (nginx's {@code c->buffer},
+     * counted in {@code s->received}), which the proxy sends first.
+     */
+    private static void firstDatagram(Session s) {
+        Connection c = s.c;
+        ByteBuffer scratch = StreamBuffers.take(DATAGRAM_MAX);
+        int n = c.io().recv(c, scratch);
+        if (n >= 0) {
+            // a pooled buffer of preread_buffer_size when the datagram fits: a session allocates no direct memory
+            int size = (int) s.cscf.prereadBufferSize;
+            if (n <= size) {
+                ByteBuffer pre = StreamBuffers.take(size);
+                s.addCleanup(() -> StreamBuffers.give(pre));
+                s.preread = pre;
+            } else {
+                s.preread = ByteBuffer.allocateDirect(n);
+            }
+            s.preread.put(scratch.flip());
+            s.addReceived(n);
+        }
+        StreamBuffers.give(scratch);
     }
 
     /** nginx's {@code ngx_stream_init_session_handler()}. */

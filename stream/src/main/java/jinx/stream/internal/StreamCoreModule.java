@@ -1,9 +1,11 @@
 package jinx.stream.internal;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.Directive;
@@ -24,7 +26,12 @@ public final class StreamCoreModule extends StreamModuleBase {
     static final class MainConf {
         int variablesHashMaxSize;
         int variablesHashBucketSize;
+        /** The servers, for their {@code error_log}s. */
+        final List<StreamCoreSrvConf> servers = new ArrayList<>();
+        final StreamErrorLogs errorLogs = new StreamErrorLogs();
     }
+
+    private MainConf main;
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("server", Set.of(MAIN), Arity.BLOCK | Arity.NOARGS, MainConf.class, StreamCoreModule::server)
@@ -34,6 +41,9 @@ public final class StreamCoreModule extends StreamModuleBase {
             .multi().syntax("address:port [bind] [backlog=number] [rcvbuf=size] [sndbuf=size] [ipv6only=on|off] "
                 + "[reuseport] [so_keepalive=on|off|[keepidle]:[keepintvl]:[keepcnt]] [proxy_protocol]")
             .describe("Sets the address and port for the socket on which the server will accept connections."),
+        Directive.of("error_log", Set.of(MAIN, SRV), Arity.ONE_MORE, StreamCoreSrvConf.class,
+            StreamErrorLogs::directive).multi().syntax("file [level]").defaults("logs/error.log error")
+            .describe("Configures logging."),
         Directive.of("preread_buffer_size", Set.of(MAIN, SRV), Arity.TAKE1, StreamCoreSrvConf.class,
             Slots.size((c, v) -> c.prereadBufferSize = v)).syntax("size").defaults("16k")
             .describe("Specifies a size of the preread buffer."),
@@ -62,7 +72,39 @@ public final class StreamCoreModule extends StreamModuleBase {
 
     @Override
     public Object createMainConf() {
-        return new MainConf();
+        main = new MainConf();
+        return main;
+    }
+
+    @Override
+    public void initModule(Cycle cycle) throws ConfException {
+        if (main != null) {
+            main.errorLogs.open(cycle, main.servers);
+        }
+    }
+
+    @Override
+    public void initProcess(Cycle cycle) throws ConfException {
+        initModule(cycle);
+    }
+
+    @Override
+    public void reopenFiles(Cycle cycle) {
+        if (main != null) {
+            main.errorLogs.reopen(cycle);
+        }
+    }
+
+    @Override
+    public void exitProcess(Cycle cycle) {
+        exitMaster(cycle);
+    }
+
+    @Override
+    public void exitMaster(Cycle cycle) {
+        if (main != null) {
+            main.errorLogs.close(main.servers);
+        }
     }
 
     @Override
@@ -94,6 +136,7 @@ public final class StreamCoreModule extends StreamModuleBase {
         cscf.file = cf.file();
         cscf.line = cf.line();
         block.servers.add(cscf);
+        main.servers.add(cscf);
         cf.parseBlock(new BlockScope(SRV, block, confs, null));
         if (!cscf.listen) {
             throw ConfException.at("no \"listen\" is defined for server", cscf.file, cscf.line);

@@ -1,6 +1,9 @@
 package jinx.stream.internal;
 
+import java.util.List;
 import java.util.function.Consumer;
+
+import jinx.kernel.ErrorLog;
 
 import jinx.stream.StreamSession;
 
@@ -23,6 +26,10 @@ final class StreamCoreSrvConf {
     long prereadTimeout = UNSET;
     long proxyProtocolTimeout = UNSET;
     int tcpNodelay = -1;
+    /** {@code error_log}: the targets, or null to inherit (the cycle's log at the top). */
+    List<ErrorLog.Target> errorLogTargets;
+    /** The opened log of those targets, or null for the cycle's. */
+    volatile ErrorLog errorLog;
 
     void merge(StreamCoreSrvConf prev) {
         prereadBufferSize = prereadBufferSize != UNSET ? prereadBufferSize
@@ -32,5 +39,8 @@ final class StreamCoreSrvConf {
         proxyProtocolTimeout = proxyProtocolTimeout != UNSET ? proxyProtocolTimeout
             : prev.proxyProtocolTimeout != UNSET ? prev.proxyProtocolTimeout : 30_000;
         tcpNodelay = tcpNodelay != -1 ? tcpNodelay : prev.tcpNodelay != -1 ? prev.tcpNodelay : 1;
+        if (errorLogTargets == null) {
+            errorLogTargets = prev.errorLogTargets;
+        }
     }
 }

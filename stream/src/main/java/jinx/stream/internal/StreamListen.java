@@ -14,7 +14,8 @@ import jinx.kernel.spi.ConfValues;
  * The {@code listen} directive of a stream server, nginx's {@code ngx_stream_core_listen()} (1.22): an address
  * ({@code 12345}, {@code 127.0.0.1:12345}, {@code [::1]:12345}, {@code unix:/path}, or a host name), then
  * {@code bind}, {@code backlog=}, {@code rcvbuf=}, {@code sndbuf=}, {@code ipv6only=on|off}, {@code reuseport},
- * {@code so_keepalive=on|off|idle:intvl:cnt} and {@code proxy_protocol}. Once the block is parsed,
+ * {@code so_keepalive=on|off|idle:intvl:cnt}, {@code proxy_protocol} and {@code udp} (a datagram socket whose
+ * clients get sessions of their own). Once the block is parsed,
  * {@link #addListening} makes the listening sockets as nginx's {@code ngx_stream_optimize_servers()}: a bound
  * address gets its own socket, the others on a port share the wildcard's.
  */
@@ -51,8 +52,6 @@ final class StreamListen {
                 throw new ConfException("\"listen\" directive \"proxy_protocol\" parameter is incompatible with "
                     + "\"udp\"");
             }
-            // a departure: UDP sessions are not written yet, and accepting the word would serve nothing
-            throw new ConfException("the \"udp\" parameter is not supported yet");
         }
         List<SockAddr> seen = new ArrayList<>();
         for (SockAddr sa : addrs) {
@@ -209,6 +208,7 @@ final class StreamListen {
         ls.keepalive = o.soKeepalive == 0 ? -1 : o.soKeepalive == 1 ? 1 : 0;
         ls.ipv6only = o.ipv6only;
         ls.reuseport = o.reuseport;
+        ls.datagram = o.udp;
         ls.servers = new AddrConfs(List.copyOf(served));
         ls.handler = handler::init;
         block.cycle.addListening(ls);

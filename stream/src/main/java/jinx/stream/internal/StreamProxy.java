@@ -52,6 +52,8 @@ final class StreamProxy {
     private final long startSec;
     /** The lookup of a host that {@code proxy_pass} with variables named, or null. */
     private StreamProxyResolve resolve;
+    /** The relay of a UDP session, or null for TCP. */
+    private final StreamProxyUdp udp;
 
     StreamProxy(Session s, StreamProxySrvConf pscf) {
         this.s = s;
@@ -60,6 +62,7 @@ final class StreamProxy {
         this.pscf = pscf;
         this.upstream = pscf.group();
         this.startSec = loop.wallMillis() / 1000;
+        this.udp = s.udp ? new StreamProxyUdp(this) : null;
     }
 
     /**
@@ -88,6 +91,7 @@ final class StreamProxy {
         pc.number = c.number;
         pc.logContext = s;
         pc.soKeepalive = pscf.socketKeepalive == 1;
+        pc.datagram = s.udp;
         local();
         c.read.handler = ev -> processConnection(ev, false);
         c.write.handler = ev -> processConnection(ev, true);
@@ -192,7 +196,7 @@ final class StreamProxy {
     /** nginx's {@code ngx_stream_proxy_init_upstream()}. */
     private void initUpstream() {
         Connection u = pc.connection;
-        if (s.cscf.tcpNodelay == 1 && !u.unixPeer() && u.loop().socketIo().tcpNodelay(u) != Rc.OK) {
+        if (!s.udp && s.cscf.tcpNodelay == 1 && !u.unixPeer() && u.loop().socketIo().tcpNodelay(u) != Rc.OK) {
             nextUpstream();
             return;
         }
@@ -209,7 +213,7 @@ final class StreamProxy {
         if (c.log.isEnabled(LogLevel.INFO)) {
             String local = ProxyProtocolWriter.localText(u);
             if (local != null) {
-                s.logBare(LogLevel.INFO, "proxy " + local + " connected to " + pc.name);
+                s.logBare(LogLevel.INFO, (s.udp ? "udp " : "") + "proxy " + local + " connected to " + pc.name);
             }
         }
         state.connectTime = loop.wallMillis() - startTime;
@@ -249,6 +253,9 @@ final class StreamProxy {
                     }
                     return;
                 }
+            } else if (udp != null) {
+                udp.timedOut();
+                return;
             } else {
                 s.log(LogLevel.INFO, EventConnect.ETIMEDOUT, "connection timed out");
                 finalizeProxy(StreamSession.STATUS_OK);
@@ -268,6 +275,10 @@ final class StreamProxy {
 
     /** nginx's {@code ngx_stream_proxy_process()}. */
     private void process(boolean fromUpstream, boolean doWrite) {
+        if (udp != null) {
+            udp.process(fromUpstream);
+            return;
+        }
         Connection pcc = connected ? pc.connection : null;
         Connection src = fromUpstream ? pcc : c;
         Connection dst = fromUpstream ? c : pcc;
@@ -391,6 +402,45 @@ final class StreamProxy {
             b.clear().limit(0);
         }
         return Rc.OK;
+    }
+
+    /* ---- what the UDP relay (StreamProxyUdp) shares ---- */
+
+    /** The upstream connection once connected, else null. */
+    Connection connectedPeer() {
+        return connected ? pc.connection : null;
+    }
+
+    /** Sends the PROXY header and the first datagram as one datagram, once; false on a failure (logged). */
+    boolean sendPrefix(Connection dst) {
+        if (prefix == null) {
+            return true;
+        }
+        ByteBuffer b = prefix;
+        prefix = null;
+        return dst.io().send(dst, b) != Rc.ERROR;
+    }
+
+    ByteBuffer buffer(boolean fromUpstream) {
+        return fromUpstream ? upstreamBuf : downstream;
+    }
+
+    long upstreamReceived() {
+        return received;
+    }
+
+    void addUpstreamReceived(long n) {
+        received += n;
+    }
+
+    void firstByte() {
+        if (state.firstByteTime < 0) {
+            state.firstByteTime = loop.wallMillis() - startTime;
+        }
+    }
+
+    long startSec() {
+        return startSec;
     }
 
     /** Whether bytes wait to be sent to the upstream ({@code toUpstream}) or to the client. */

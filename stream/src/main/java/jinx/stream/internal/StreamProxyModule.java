@@ -88,7 +88,15 @@ public final class StreamProxyModule extends StreamModuleBase {
             .describe("Sets a timeout for name resolution."),
         Directive.of("proxy_protocol", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
             Slots.flag((c, v) -> c.proxyProtocol = v ? 1 : 0)).syntax("on | off").defaults("off")
-            .describe("Enables the PROXY protocol for connections to a proxied server."));
+            .describe("Enables the PROXY protocol for connections to a proxied server."),
+        Directive.of("proxy_requests", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.number((c, v) -> c.requests = v)).syntax("number").defaults("0")
+            .describe("Sets the number of client datagrams at which binding between a client and existing UDP "
+                + "stream session is dropped."),
+        Directive.of("proxy_responses", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.number((c, v) -> c.responses = v)).syntax("number")
+            .describe("Sets the number of datagrams expected from the proxied server in response to a client "
+                + "datagram if the UDP protocol is used."));
 
     private static final List<Directive<?>> DIRECTIVES = withSsl();
 

@@ -10,6 +10,8 @@ import jinx.proxy.upstream.UpstreamSsl;
 final class StreamProxySrvConf {
 
     private static final long UNSET = -1;
+    /** {@code proxy_responses} unset: a UDP session waits for responses until {@code proxy_timeout}. */
+    static final int UNLIMITED = Integer.MAX_VALUE;
 
     /** Finds the group once the block is parsed (an {@code upstream {}} may follow the {@code proxy_pass}). */
     interface UpstreamRef {
@@ -32,6 +34,10 @@ final class StreamProxySrvConf {
     int halfClose = -1;
     int socketKeepalive = -1;
     int proxyProtocol = -1;
+    /** {@code proxy_requests}: 0 for no limit. */
+    int requests = -1;
+    /** {@code proxy_responses}: {@link #UNLIMITED} while unset (nginx's {@code NGX_MAX_INT32_VALUE}). */
+    int responses = -1;
     /** {@code proxy_bind}: null while unset or {@code off}. */
     StreamValue bind;
     /** {@code proxy_bind} was written (possibly {@code off}). */
@@ -70,6 +76,8 @@ final class StreamProxySrvConf {
         halfClose = (int) pick(halfClose, p.halfClose, 0);
         socketKeepalive = (int) pick(socketKeepalive, p.socketKeepalive, 0);
         proxyProtocol = (int) pick(proxyProtocol, p.proxyProtocol, 0);
+        requests = (int) pick(requests, p.requests, 0);
+        responses = (int) pick(responses, p.responses, UNLIMITED);
         resolver = resolver != null ? resolver : p.resolver;
         resolverTimeout = pick(resolverTimeout, p.resolverTimeout, jinx.proxy.upstream.Resolver.DEFAULT_TIMEOUT);
         if (!bindSet) {

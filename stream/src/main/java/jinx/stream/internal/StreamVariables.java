@@ -47,7 +47,7 @@ final class StreamVariables {
         cf.addVariable("msec", s -> msec(s.connection().loop().wallMillis()));
         cf.addVariable("time_iso8601", s -> ISO.format(now(s)));
         cf.addVariable("time_local", s -> LOCAL.format(now(s)));
-        cf.addVariable("protocol", s -> "TCP");
+        cf.addVariable("protocol", s -> ((Session) s).udp ? "UDP" : "TCP");
     }
 
     static void addUpstream(StreamConfig cf) throws ConfException {

@@ -66,6 +66,7 @@ public final class BuiltinOrder {
         "stream_log",
         "stream_proxy",
         "stream_upstream",
+        "stream_realip",
         "stream_limit_conn",
         "stream_access",
         "stream_geo",

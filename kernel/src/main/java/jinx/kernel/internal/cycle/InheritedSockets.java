@@ -108,6 +108,11 @@ public final class InheritedSockets {
             } catch (NativeIoException e) {
                 log.alert("getsockopt(SO_REUSEPORT) " + addr + " failed, ignored (" + reason(e) + ")");
             }
+            try {
+                ls.datagram = Sockets.getsockopt(fd, Platform.SOL_SOCKET, Platform.SO_TYPE) == Platform.SOCK_DGRAM;
+            } catch (NativeIoException e) {
+                log.alert("getsockopt(SO_TYPE) " + addr + " failed, ignored (" + reason(e) + ")");
+            }
             ls.open(fd, true);
             sockets.add(ls);
         }

@@ -135,11 +135,11 @@ public final class ListeningSockets {
         }
     }
 
-    /** The previous socket for the same address, worker and kind, not yet taken by another new one. */
+    /** The previous socket for the same address, worker and kind (stream or datagram), not yet taken by another new one. */
     private static Listening match(List<Listening> previous, Listening ls, Map<Listening, Boolean> taken) {
         for (Listening o : previous) {
             if (o.fd() != -1 && !taken.containsKey(o) && o.sockaddr().equals(ls.sockaddr())
-                && o.reuseport == ls.reuseport && o.worker == ls.worker) {
+                && o.reuseport == ls.reuseport && o.worker == ls.worker && o.datagram == ls.datagram) {
                 return o;
             }
         }
@@ -148,13 +148,18 @@ public final class ListeningSockets {
 
     private static int openSocket(Listening ls, ErrorLog log) throws NativeIoException {
         SockAddr addr = ls.sockaddr();
-        int fd = Sockets.socket(addr.family(), Platform.SOCK_STREAM | Platform.SOCK_CLOEXEC, 0);
+        int type = ls.datagram ? Platform.SOCK_DGRAM : Platform.SOCK_STREAM;
+        int fd = Sockets.socket(addr.family(), type | Platform.SOCK_CLOEXEC, 0);
         try {
             configure(fd, ls);
             if (addr.isUnix()) {
                 unlinkStale(addr.path());
             }
             bind(fd, addr, log);
+            if (ls.datagram) {
+                // a datagram socket is bound only: nginx's ngx_open_listening_sockets() skips listen() for it
+                return fd;
+            }
             Sockets.listen(fd, ls.backlog);
             if (ls.deferredAccept) {
                 // Linux: wake the listener only when data arrives, or after this many seconds
