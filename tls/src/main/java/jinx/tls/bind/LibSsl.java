@@ -569,4 +569,47 @@ public interface LibSsl {
      * @return the context's store
      */
     @intptr_t long SSL_CTX_get_cert_store(@intptr_t long ctx);
+    /**
+     * {@code long SSL_CTX_callback_ctrl(SSL_CTX *ctx, int cmd, void (*fp)(void));} for the OCSP status callback
+     * ({@code SSL_CTX_set_tlsext_status_cb}: {@code SSL_CTRL_SET_TLSEXT_STATUS_REQ_CB}, 63).
+     *
+     * @param ctx the context
+     * @param cmd the command
+     * @param cb the callback
+     * @return 1 on success
+     */
+    long SSL_CTX_callback_ctrl(@intptr_t long ctx, int cmd, SslCallbacks.Status cb);
+
+    /**
+     * {@code int SSL_CTX_remove_session(SSL_CTX *ctx, SSL_SESSION *c);}
+     *
+     * @param ctx the context whose cache holds the session
+     * @param session the session
+     * @return 1 when it was cached
+     */
+    int SSL_CTX_remove_session(@intptr_t long ctx, @intptr_t long session);
+
+    /**
+     * {@code X509 *SSL_get_certificate(const SSL *ssl);}
+     *
+     * @param ssl the connection
+     * @return the certificate the server sends, not referenced; 0 when none
+     */
+    @intptr_t long SSL_get_certificate(@intptr_t long ssl);
+
+    /**
+     * {@code int SSL_CTX_get_verify_depth(const SSL_CTX *ctx);}
+     *
+     * @param ctx the context
+     * @return the depth
+     */
+    int SSL_CTX_get_verify_depth(@intptr_t long ctx);
+
+    /**
+     * {@code SSL_verify_cb SSL_CTX_get_verify_callback(const SSL_CTX *ctx);}
+     *
+     * @param ctx the context
+     * @return the callback's address, 0 when none
+     */
+    @intptr_t long SSL_CTX_get_verify_callback(@intptr_t long ctx);
 }

@@ -76,4 +76,17 @@ public final class SslCallbacks {
         @Delegate
         int call(int ok, long storeCtx);
     }
+    /** The OCSP status callback of a server ({@code SSL_CTX_set_tlsext_status_cb}). */
+    public interface Status {
+
+        /**
+         * {@code int (*cb)(SSL *s, void *arg)}.
+         *
+         * @param ssl {@code SSL *}
+         * @param arg the callback's argument
+         * @return {@code SSL_TLSEXT_ERR_OK} with a response set, {@code SSL_TLSEXT_ERR_NOACK} without
+         */
+        @Delegate
+        int call(long ssl, long arg);
+    }
 }

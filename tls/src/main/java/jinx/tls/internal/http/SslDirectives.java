@@ -31,6 +31,9 @@ final class SslDirectives {
         "SSLv2", SslContext.SSLV2, "SSLv3", SslContext.SSLV3, "TLSv1", SslContext.TLSV1,
         "TLSv1.1", SslContext.TLSV1_1, "TLSv1.2", SslContext.TLSV1_2, "TLSv1.3", SslContext.TLSV1_3);
 
+    /* nginx's ngx_http_ssl_verify */
+    private static final Map<String, Integer> VERIFY = Map.of("off", 0, "on", 1, "optional", 2, "optional_no_ca", 3);
+
     /* nginx's NGX_SSL_SESSION_CACHE minimum of a shared cache: 8 pages */
     private static final long SHARED_MIN = 8 * 4096;
 
@@ -76,7 +79,46 @@ final class SslDirectives {
             .syntax("size").defaults("16k").describe("Sets the size of the buffer used for sending data."),
         Directive.of("ssl_conf_command", MAIN_SRV, Arity.TAKE2, SslSrvConf.class,
                 (cf, c) -> c.confCommands = add(add(c.confCommands, cf.arg(1)), cf.arg(2))).multi()
-            .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."));
+            .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."),
+        Directive.of("ssl_verify_client", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.oneOf(VERIFY, (SslSrvConf c, Integer v) -> c.verify = v))
+            .syntax("on | off | optional | optional_no_ca").defaults("off")
+            .describe("Enables verification of client certificates; the result is in $ssl_client_verify."),
+        Directive.of("ssl_verify_depth", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.number((SslSrvConf c, int v) -> c.verifyDepth = v))
+            .syntax("number").defaults("1").describe("Sets the verification depth in the client certificates chain."),
+        Directive.of("ssl_client_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.clientCertificate = path(cf))
+            .syntax("file").describe("Specifies a file with trusted CA certificates in PEM format used to verify "
+                + "client certificates, and sent to clients."),
+        Directive.of("ssl_trusted_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.trustedCertificate = path(cf))
+            .syntax("file").describe("Specifies a file with trusted CA certificates in PEM format used to verify "
+                + "client certificates, not sent to clients."),
+        Directive.of("ssl_crl", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.crl = path(cf))
+            .syntax("file").describe("Specifies a file with revoked certificates (CRL) in PEM format used to verify "
+                + "client certificates."),
+        Directive.of("ssl_dhparam", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.dhparam = path(cf))
+            .syntax("file").describe("Specifies a file with DH parameters for DHE ciphers."),
+        Directive.of("ssl_reject_handshake", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.rejectHandshake = v ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Rejects SSL handshakes in the server block (the unrecognized_name alert)."),
+        Directive.of("ssl_stapling", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.stapling = v ? 1 : 0))
+            .syntax("on | off").defaults("off").describe("Enables stapling of OCSP responses by the server; in Jinx "
+                + "from ssl_stapling_file only (fetching from the responder needs the resolver, not done yet)."),
+        Directive.of("ssl_stapling_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.staplingFile = path(cf))
+            .syntax("file").describe("Sets the file (DER) of the OCSP response stapled instead of querying the "
+                + "responder."),
+        Directive.of("ssl_stapling_responder", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.str((SslSrvConf c, String v) -> c.staplingResponder = v))
+            .syntax("url").describe("Overrides the URL of the OCSP responder (accepted; fetching is not done yet)."),
+        Directive.of("ssl_stapling_verify", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.staplingVerify = v ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Enables verification of fetched OCSP responses (accepted; fetching is not done yet)."));
 
     private SslDirectives() {
     }

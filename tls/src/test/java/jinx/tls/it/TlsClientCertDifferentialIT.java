@@ -1,0 +1,290 @@
+package jinx.tls.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import jinx.testkit.DifferentialSite;
+import jinx.tls.TestCerts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Client certificates, {@code ssl_reject_handshake}, {@code ssl_dhparam} and {@code ssl_stapling_file} in Debian's
+ * nginx and in Jinx, same configuration and certificates (made at run time): {@code openssl s_client} presents a
+ * certificate signed by the CA, a self-signed one, a revoked one (with {@code ssl_crl}), one of another CA or
+ * none, to servers with {@code ssl_verify_client on}, {@code optional} and {@code optional_no_ca}; the response
+ * bytes (495 and 496 pages, or the {@code $ssl_client_*} variables) must be equal, and so must the log lines of
+ * the refusals, the handshakes a name rejects, the DHE handshake with and without parameters, and the OCSP
+ * response stapled. The report is {@code target/tls-client-cert.txt}.
+ */
+@Tag("slow")
+class TlsClientCertDifferentialIT {
+
+    static final String VARS = "$ssl_client_verify|$ssl_client_s_dn|$ssl_client_i_dn|$ssl_client_serial|"
+        + "$ssl_client_fingerprint|$ssl_client_v_start|$ssl_client_v_end|$ssl_client_v_remain";
+
+    static final String HTTP = """
+        client_header_timeout 2s;
+        ssl_certificate %CERTS%/ec.crt;
+        ssl_certificate_key %CERTS%/ec.key;
+        ssl_protocols TLSv1.2 TLSv1.3;
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name localhost;
+            ssl_client_certificate %CERTS%/ca.crt;
+            ssl_verify_client on;
+            location / { return 200 "on VARS\\n"; }
+            location /raw { return 200 "[$ssl_client_raw_cert]"; }
+            location /cert { return 200 "[$ssl_client_cert]"; }
+            location /esc { return 200 "[$ssl_client_escaped_cert]"; }
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name optional.example;
+            ssl_client_certificate %CERTS%/ca.crt;
+            ssl_verify_client optional;
+            location / { return 200 "optional VARS\\n"; }
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name noca.example;
+            ssl_verify_client optional_no_ca;
+            ssl_verify_depth 2;
+            location / { return 200 "noca VARS\\n"; }
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name crl.example;
+            ssl_client_certificate %CERTS%/ca.crt;
+            ssl_crl %CERTS%/ca.crl;
+            ssl_verify_client on;
+            location / { return 200 "crl VARS\\n"; }
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name trusted.example;
+            ssl_client_certificate %CERTS%/other-ca.crt;
+            ssl_trusted_certificate %CERTS%/ca.crt;
+            ssl_verify_client on;
+            location / { return 200 "trusted VARS\\n"; }
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name reject.example;
+            ssl_reject_handshake on;
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name dh.example;
+            ssl_certificate %CERTS%/rsa.crt;
+            ssl_certificate_key %CERTS%/rsa.key;
+            ssl_dhparam %CERTS%/dh.pem;
+            location / { return 200 "dh $ssl_cipher\\n"; }
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name staple.example;
+            ssl_stapling on;
+            ssl_stapling_file %CERTS%/ocsp.der;
+            ssl_stapling_verify on;
+            location / { return 200 "staple\\n"; }
+        }
+        """.replace("VARS", VARS);
+
+    /** The default server refuses every handshake without a certificate of its own; a named one serves. */
+    static final String REJECT = """
+        server {
+            listen 127.0.0.1:%PORT% ssl default_server;
+            ssl_reject_handshake on;
+        }
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name localhost;
+            ssl_certificate %CERTS%/ec.crt;
+            ssl_certificate_key %CERTS%/ec.key;
+            location / { return 200 "served $ssl_server_name\\n"; }
+        }
+        """;
+
+    @TempDir
+    Path dir;
+
+    /** A request over TLS: the name sent (SNI and Host), the URI, the client certificate (or null), the protocol. */
+    private record Case(String name, String uri, String cert, String protocol) {
+        String label() {
+            return name + uri + " with " + cert + " over " + protocol;
+        }
+    }
+
+    static List<Case> cases() {
+        List<Case> c = new ArrayList<>();
+        for (String cert : new String[] {"client", null, "self", "stranger", "revoked"}) {
+            for (String name : new String[] {"localhost", "optional.example", "noca.example", "crl.example",
+                "trusted.example"}) {
+                c.add(new Case(name, "/", cert, "-tls1_3"));
+            }
+        }
+        c.add(new Case("localhost", "/", "client", "-tls1_2"));
+        c.add(new Case("localhost", "/", null, "-tls1_2"));
+        c.add(new Case("localhost", "/raw", "client", "-tls1_3"));
+        c.add(new Case("localhost", "/cert", "client", "-tls1_3"));
+        c.add(new Case("localhost", "/esc", "client", "-tls1_3"));
+        c.add(new Case("localhost", "/raw", null, "-tls1_3"));
+        c.add(new Case("noca.example", "/esc", "self", "-tls1_3"));
+        return c;
+    }
+
+    @Test
+    @Timeout(600)
+    void clientCertificatesAsNginx() throws Exception {
+        assumeTrue(Files.isExecutable(DifferentialSite.NGINX), "nginx is not installed (.ci/run installs it)");
+        TestCerts certs = TestCerts.make(dir).clientCerts();
+        String http = HTTP.replace("%CERTS%", certs.dir.toAbsolutePath().toString());
+        String reject = REJECT.replace("%CERTS%", certs.dir.toAbsolutePath().toString());
+        List<String> fromNginx = new ArrayList<>();
+        List<String> fromJinx = new ArrayList<>();
+        String nginxLog;
+        String jinxLog;
+        try (DifferentialSite nginx = DifferentialSite.nginx("tls-cc", http)) {
+            run(nginx, certs, fromNginx);
+            nginxLog = nginx.errorLog();
+        }
+        try (DifferentialSite jinx = DifferentialSite.jinx("tls-cc", http)) {
+            run(jinx, certs, fromJinx);
+            jinxLog = jinx.errorLog();
+        }
+        try (DifferentialSite nginx = DifferentialSite.nginx("tls-rj", reject)) {
+            runReject(nginx, fromNginx);
+            nginxLog += nginx.errorLog();
+        }
+        try (DifferentialSite jinx = DifferentialSite.jinx("tls-rj", reject)) {
+            runReject(jinx, fromJinx);
+            jinxLog += jinx.errorLog();
+        }
+        List<String> names = names();
+        List<String> differences = new ArrayList<>();
+        StringBuilder report = new StringBuilder();
+        for (int i = 0; i < names.size(); i++) {
+            boolean same = fromNginx.get(i).equals(fromJinx.get(i));
+            report.append("=== ").append(names.get(i)).append(same ? "" : "  DIFFERS").append('\n')
+                .append("--- nginx\n").append(fromNginx.get(i)).append("\n--- jinx\n").append(fromJinx.get(i))
+                .append('\n');
+            if (!same) {
+                differences.add(names.get(i));
+            }
+        }
+        List<String> nginxLines = certLines(nginxLog);
+        List<String> jinxLines = certLines(jinxLog);
+        report.append("=== nginx's lines\n").append(String.join("\n", nginxLines))
+            .append("\n=== jinx's lines\n").append(String.join("\n", jinxLines)).append('\n');
+        Path out = Path.of("target", "tls-client-cert.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report, StandardCharsets.ISO_8859_1);
+        assertTrue(differences.isEmpty(), differences.size() + " of " + names.size() + " cases differ: "
+            + differences + "; see " + out.toAbsolutePath());
+        assertTrue(fromJinx.get(0).contains("SUCCESS|C=XX,O=Jinx\\, Inc.,CN=Jinx Client|CN=Jinx Test CA|"),
+                   fromJinx.get(0));
+        assertEquals(nginxLines, jinxLines, "the log lines differ; see " + out);
+        assertTrue(jinxLines.stream().anyMatch(l -> l.contains("client sent no required SSL certificate")),
+                   jinxLog);
+        assertTrue(!jinxLog.contains("[alert]") && !jinxLog.contains("[crit]") && !jinxLog.contains("Exception"),
+                   jinxLog);
+    }
+
+    private static List<String> names() {
+        List<String> n = new ArrayList<>();
+        cases().forEach(c -> n.add(c.label()));
+        n.addAll(List.of("reject.example", "DHE with dh.example", "DHE without parameters", "stapled",
+            "not stapled", "reject: no name", "reject: localhost", "reject: unknown name"));
+        return n;
+    }
+
+    private static void run(DifferentialSite site, TestCerts certs, List<String> out) throws Exception {
+        for (Case c : cases()) {
+            List<String> args = new ArrayList<>(List.of(c.protocol(), "-servername", c.name(), "-quiet"));
+            if (c.cert() != null) {
+                args.addAll(List.of("-cert", certs.path(c.cert() + ".crt"), "-key", certs.path(c.cert() + ".key")));
+            }
+            String request = "GET " + c.uri() + " HTTP/1.1\r\nHost: " + c.name() + "\r\nConnection: close\r\n\r\n";
+            out.add(TlsDifferentialIT.normalize(data(site.port(), request, args), site.port()));
+        }
+        out.add(TlsDifferentialIT.handshake(TlsClient.sClient(site.port(), "", "-servername", "reject.example")));
+        String dhe = "DHE-RSA-AES128-GCM-SHA256";
+        out.add(TlsDifferentialIT.handshake(TlsClient.sClient(site.port(), "", "-tls1_2", "-cipher", dhe,
+            "-servername", "dh.example")) + tempKey(TlsClient.sClient(site.port(), "", "-tls1_2", "-cipher", dhe,
+            "-servername", "dh.example")));
+        out.add(TlsDifferentialIT.handshake(TlsClient.sClient(site.port(), "", "-tls1_2", "-cipher", dhe,
+            "-servername", "localhost")));
+        out.add(ocsp(TlsClient.sClient(site.port(), "", "-status", "-servername", "staple.example")));
+        out.add(ocsp(TlsClient.sClient(site.port(), "", "-status", "-servername", "localhost")));
+    }
+
+    private static void runReject(DifferentialSite site, List<String> out) throws Exception {
+        out.add(TlsDifferentialIT.handshake(TlsClient.sClient(site.port(), "", "-noservername")));
+        out.add(TlsDifferentialIT.normalize(data(site.port(), "GET / HTTP/1.1\r\nHost: localhost\r\n"
+            + "Connection: close\r\n\r\n", List.of("-servername", "localhost", "-quiet")), site.port()));
+        out.add(TlsDifferentialIT.handshake(TlsClient.sClient(site.port(), "", "-servername", "unknown.example")));
+    }
+
+    private static final Pattern TEMP_KEY = Pattern.compile("(?m)^Server Temp Key: .*$");
+
+    private static String tempKey(String sClient) {
+        Matcher m = TEMP_KEY.matcher(sClient);
+        return m.find() ? ", " + m.group() : ", no temp key";
+    }
+
+    /** What s_client -status shows of the stapled response, from "OCSP response:" to the next "---". */
+    private static String ocsp(String sClient) {
+        int from = sClient.indexOf("OCSP response:");
+        if (from < 0) {
+            return "no OCSP section";
+        }
+        int to = sClient.indexOf("\n---", from);
+        return sClient.substring(from, to < 0 ? sClient.length() : to);
+    }
+
+    /** The lines of refusals: certificate errors and rejected handshakes, time, pid and port masked. */
+    private static List<String> certLines(String log) {
+        List<String> out = new ArrayList<>();
+        for (String line : log.split("\n")) {
+            if (line.contains("certificate") || line.contains("handshake rejected")) {
+                int at = line.indexOf("] ");
+                out.add(line.substring(line.indexOf(": ", at) + 2).replaceAll("127\\.0\\.0\\.1:\\d+", "ADDR")
+                    .replaceAll(", client: [^,]*", ""));
+            }
+        }
+        return out;
+    }
+
+    /** The application data {@code openssl s_client -quiet} got for {@code request} (its diagnostics dropped). */
+    private static String data(int port, String request, List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-connect", "127.0.0.1:" + port));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            p.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            p.getOutputStream().flush();
+            byte[] got = p.getInputStream().readAllBytes();
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                throw new IOException("s_client did not finish");
+            }
+            return new String(got, StandardCharsets.ISO_8859_1);
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+}
