@@ -76,6 +76,8 @@ public final class HttpSslModule implements JinxModule, HttpModule {
         variable(cf, "ssl_session_reused", io -> io.sessionReused() ? "r" : ".");
         variable(cf, "ssl_session_id", SslIo::sessionId);
         variable(cf, "ssl_alpn_protocol", io -> io.alpnProtocol().isEmpty() ? null : io.alpnProtocol());
+        // "1" while the request came as early data, which is never read (ssl_early_data is refused): empty
+        variable(cf, "ssl_early_data", io -> "");
         variable(cf, "ssl_client_cert", PeerCertificate::pemTabbed);
         variable(cf, "ssl_client_raw_cert", PeerCertificate::rawPem);
         variable(cf, "ssl_client_escaped_cert", io -> escapeUriComponent(PeerCertificate.rawPem(io)));

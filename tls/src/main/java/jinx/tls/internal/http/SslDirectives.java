@@ -10,6 +10,7 @@ import java.util.Set;
 
 import jinx.http.spi.HttpCtx;
 import jinx.kernel.ConfException;
+import jinx.kernel.LogLevel;
 import jinx.kernel.TlsClient;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
@@ -118,7 +119,10 @@ final class SslDirectives {
         Directive.of("ssl_stapling_verify", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.staplingVerify = v ? 1 : 0))
             .syntax("on | off").defaults("off")
-            .describe("Enables verification of fetched OCSP responses (accepted; fetching is not done yet)."));
+            .describe("Enables verification of fetched OCSP responses (accepted; fetching is not done yet)."),
+        Directive.of("ssl_early_data", MAIN_SRV, Arity.FLAG, SslSrvConf.class, SslDirectives::earlyData)
+            .syntax("on | off").defaults("off").describe("Enables TLS 1.3 early data; Jinx does not read early data "
+                + "yet and says so, as nginx on a library without it ($ssl_early_data stays empty)."));
 
     private SslDirectives() {
     }
@@ -183,6 +187,17 @@ final class SslDirectives {
 
     private static ConfException invalidCache(String v) {
         return new ConfException("invalid session cache \"" + v + "\"");
+    }
+
+    /**
+     * {@code ssl_early_data}: accepted, and refused with nginx's warning for a library without early data
+     * ({@code ngx_ssl_early_data()}), since the handshake does not read early data yet.
+     */
+    private static void earlyData(ConfContext cf, SslSrvConf c) throws ConfException {
+        Slots.flag((SslSrvConf conf, boolean v) -> conf.earlyData = v ? 1 : 0).set(cf, c);
+        if (c.earlyData == 1) {
+            cf.log(LogLevel.WARN, "\"ssl_early_data\" is not supported on this platform, ignored");
+        }
     }
 
     /** nginx's {@code ngx_ssl_session_ticket_keys()}: 80-byte files (48-byte ones are not supported yet). */

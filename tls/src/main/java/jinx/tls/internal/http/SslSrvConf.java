@@ -40,6 +40,7 @@ final class SslSrvConf {
     String crl;
     String dhparam;
     int rejectHandshake = UNSET;
+    int earlyData = UNSET;
     int stapling = UNSET;
     int staplingVerify = UNSET;
     String staplingFile;
