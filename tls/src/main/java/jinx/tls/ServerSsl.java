@@ -114,8 +114,8 @@ final class ServerSsl {
     }
 
     /** Sets the status callback that staples {@code der}: nginx's {@code ngx_ssl_certificate_status_callback()}. */
-    static jinx.tls.bind.SslCallbacks.Status stapling(LibSsl lib, long ctx, byte[] der) {
-        jinx.tls.bind.SslCallbacks.Status stub = (ssl, arg) -> staple(lib, ssl, der);
+    static jinx.tls.bind.SslCallbacks.WithArg stapling(LibSsl lib, long ctx, byte[] der) {
+        jinx.tls.bind.SslCallbacks.WithArg stub = (ssl, arg) -> staple(lib, ssl, der);
         lib.SSL_CTX_callback_ctrl(ctx, SSL_CTRL_SET_TLSEXT_STATUS_REQ_CB, stub);
         return stub;
     }

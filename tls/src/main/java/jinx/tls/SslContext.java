@@ -47,7 +47,8 @@ public final class SslContext implements AutoCloseable {
     private SslCallbacks.ServerName serverNameStub;
     private SslCallbacks.AlpnSelect alpnStub;
     private SslCallbacks.Verify verifyStub;
-    private SslCallbacks.Status statusStub;
+    private SslCallbacks.WithArg statusStub;
+    private SslCallbacks.WithArg certificateStub;
     private boolean rejectHandshake;
     private final boolean client;
     /** A client context's sessions to offer again, kept per key (peer): nginx's {@code peer->ssl_session}. */
@@ -424,6 +425,19 @@ public final class SslContext implements AutoCloseable {
     }
 
     /**
+     * Chooses the certificates of each handshake instead of the context's own: nginx's {@code ssl_certificate}
+     * with variables ({@code SSL_CTX_set_cert_cb} with {@code ngx_http_ssl_certificate()}). The files are loaded
+     * on every handshake, as nginx 1.22 does; one that fails is logged at {@code error} and fails the handshake.
+     *
+     * @param selector names the files for a connection
+     * @param passwords the passwords to try on an encrypted key, empty for none
+     */
+    public void certificates(CertificateSelector selector, List<String> passwords) {
+        certificateStub = (ssl, arg) -> SslCertificates.select(lib, ssl, selector, passwords);
+        lib.SSL_CTX_set_cert_cb(ctx, certificateStub, 0);
+    }
+
+    /**
      * Refuses every handshake this context would serve with the {@code unrecognized_name} alert:
      * {@code ssl_reject_handshake on}.
      */
@@ -481,6 +495,19 @@ public final class SslContext implements AutoCloseable {
             lib.SSL_CTX_free(ctx);
             ctx = 0;
         }
+    }
+
+    /** What names a handshake's certificates ({@link #certificates}). */
+    @FunctionalInterface
+    public interface CertificateSelector {
+
+        /**
+         * Names the files of a connection's certificates.
+         *
+         * @param io the connection's TLS, its server name known
+         * @return certificate and key files in pairs, or null to fail the handshake
+         */
+        List<String> select(SslIo io);
     }
 
     /** What a server name selects during a handshake. */

@@ -34,8 +34,9 @@ package jinx.kernel.spi;
  * {@code parent()}, {@code subrequestOutput()}: a module such as {@code auth_request} or {@code mirror} starts one,
  * and a content handler, the proxy's, serves it as any request) and what each type or method marked "Added in SPI
  * 1.5" says; 1.6 adds {@code ConnectionTakeover.processRequest} (a module's checks of a request on its secured
- * connection before the phases: nginx's client certificate verification) and what each type or method marked
- * "Added in SPI 1.6" says.
+ * connection before the phases: nginx's client certificate verification), {@code ClientConnection.evaluate} (a
+ * value with variables before a request: certificates named by {@code $ssl_server_name}) and what each type or
+ * method marked "Added in SPI 1.6" says.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

@@ -76,15 +76,19 @@ public final class SslCallbacks {
         @Delegate
         int call(int ok, long storeCtx);
     }
-    /** The OCSP status callback of a server ({@code SSL_CTX_set_tlsext_status_cb}). */
-    public interface Status {
+    /**
+     * A callback {@code int (*cb)(SSL *s, void *arg)}: a server's OCSP status callback
+     * ({@code SSL_CTX_set_tlsext_status_cb}) and its certificate callback ({@code SSL_CTX_set_cert_cb}).
+     */
+    public interface WithArg {
 
         /**
          * {@code int (*cb)(SSL *s, void *arg)}.
          *
          * @param ssl {@code SSL *}
          * @param arg the callback's argument
-         * @return {@code SSL_TLSEXT_ERR_OK} with a response set, {@code SSL_TLSEXT_ERR_NOACK} without
+         * @return the status callback: {@code SSL_TLSEXT_ERR_OK} with a response set, {@code SSL_TLSEXT_ERR_NOACK}
+         *     without; the certificate callback: 1 to go on, 0 to fail the handshake
          */
         @Delegate
         int call(long ssl, long arg);

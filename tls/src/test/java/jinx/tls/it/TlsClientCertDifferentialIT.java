@@ -28,8 +28,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * certificate signed by the CA, a self-signed one, a revoked one (with {@code ssl_crl}), one of another CA or
  * none, to servers with {@code ssl_verify_client on}, {@code optional} and {@code optional_no_ca}; the response
  * bytes (495 and 496 pages, or the {@code $ssl_client_*} variables) must be equal, and so must the log lines of
- * the refusals, the handshakes a name rejects, the DHE handshake with and without parameters, and the OCSP
- * response stapled. The report is {@code target/tls-client-cert.txt}.
+ * the refusals, the handshakes a name rejects, the DHE handshake with and without parameters, the OCSP
+ * response stapled, and certificates named by {@code $ssl_server_name}. The report is
+ * {@code target/tls-client-cert.txt}.
  */
 @Tag("slow")
 class TlsClientCertDifferentialIT {
@@ -120,6 +121,17 @@ class TlsClientCertDifferentialIT {
         }
         """;
 
+    /** Certificates named by the TLS server name, loaded per handshake. */
+    static final String VARIABLES = """
+        server {
+            listen 127.0.0.1:%PORT% ssl;
+            server_name localhost c.example;
+            ssl_certificate %CERTS%/$ssl_server_name.crt;
+            ssl_certificate_key %CERTS%/$ssl_server_name.key;
+            location / { return 200 "var $ssl_server_name\\n"; }
+        }
+        """;
+
     @TempDir
     Path dir;
 
@@ -167,6 +179,19 @@ class TlsClientCertDifferentialIT {
             run(jinx, certs, fromJinx);
             jinxLog = jinx.errorLog();
         }
+        String variables = VARIABLES.replace("%CERTS%", certs.dir.toAbsolutePath().toString());
+        Files.copy(certs.dir.resolve("ec.crt"), certs.dir.resolve("localhost.crt"));
+        Files.copy(certs.dir.resolve("ec.key"), certs.dir.resolve("localhost.key"));
+        Files.copy(certs.dir.resolve("c.crt"), certs.dir.resolve("c.example.crt"));
+        Files.copy(certs.dir.resolve("c.key"), certs.dir.resolve("c.example.key"));
+        try (DifferentialSite nginx = DifferentialSite.nginx("tls-var", variables)) {
+            runVariables(nginx, fromNginx);
+            nginxLog += nginx.errorLog();
+        }
+        try (DifferentialSite jinx = DifferentialSite.jinx("tls-var", variables)) {
+            runVariables(jinx, fromJinx);
+            jinxLog += jinx.errorLog();
+        }
         try (DifferentialSite nginx = DifferentialSite.nginx("tls-rj", reject)) {
             runReject(nginx, fromNginx);
             nginxLog += nginx.errorLog();
@@ -176,17 +201,8 @@ class TlsClientCertDifferentialIT {
             jinxLog += jinx.errorLog();
         }
         List<String> names = names();
-        List<String> differences = new ArrayList<>();
         StringBuilder report = new StringBuilder();
-        for (int i = 0; i < names.size(); i++) {
-            boolean same = fromNginx.get(i).equals(fromJinx.get(i));
-            report.append("=== ").append(names.get(i)).append(same ? "" : "  DIFFERS").append('\n')
-                .append("--- nginx\n").append(fromNginx.get(i)).append("\n--- jinx\n").append(fromJinx.get(i))
-                .append('\n');
-            if (!same) {
-                differences.add(names.get(i));
-            }
-        }
+        List<String> differences = TlsDifferentialIT.compare(names, fromNginx, fromJinx, report);
         List<String> nginxLines = certLines(nginxLog);
         List<String> jinxLines = certLines(jinxLog);
         report.append("=== nginx's lines\n").append(String.join("\n", nginxLines))
@@ -201,15 +217,19 @@ class TlsClientCertDifferentialIT {
         assertEquals(nginxLines, jinxLines, "the log lines differ; see " + out);
         assertTrue(jinxLines.stream().anyMatch(l -> l.contains("client sent no required SSL certificate")),
                    jinxLog);
-        assertTrue(!jinxLog.contains("[alert]") && !jinxLog.contains("[crit]") && !jinxLog.contains("Exception"),
-                   jinxLog);
+        // a certificate that cannot be loaded fails the handshake at [crit], as nginx's "cert cb error"
+        assertTrue(!jinxLog.contains("[alert]") && !jinxLog.contains("Exception"), jinxLog);
     }
 
     private static List<String> names() {
         List<String> n = new ArrayList<>();
         cases().forEach(c -> n.add(c.label()));
         n.addAll(List.of("reject.example", "DHE with dh.example", "DHE without parameters", "stapled",
-            "not stapled", "reject: no name", "reject: localhost", "reject: unknown name"));
+            "not stapled"));
+        for (String name : VARIABLE_NAMES) {
+            n.add("certificate by variable, name " + name);
+        }
+        n.addAll(List.of("reject: no name", "reject: localhost", "reject: unknown name"));
         return n;
     }
 
@@ -230,6 +250,21 @@ class TlsClientCertDifferentialIT {
         out.add(failure(TlsClient.sClient(site.port(), "", "-tls1_2", "-cipher", dhe, "-servername", "localhost")));
         out.add(ocsp(TlsClient.sClient(site.port(), "", "-status", "-servername", "staple.example")));
         out.add(ocsp(TlsClient.sClient(site.port(), "", "-status", "-servername", "localhost")));
+    }
+
+    private static final String[] VARIABLE_NAMES = {"localhost", "c.example", "unknown.example", null};
+
+    /*
+     * Over TLS 1.2: Debian's nginx 1.22 with OpenSSL 3.0 refuses TLS 1.3 to a server whose certificates are all
+     * named by variables ("unsupported protocol": OpenSSL finds no certificate for TLS 1.3 before the certificate
+     * callback runs); Jinx serves TLS 1.3 there, as later nginx versions do.
+     */
+    private static void runVariables(DifferentialSite site, List<String> out) throws Exception {
+        for (String name : VARIABLE_NAMES) {
+            out.add(TlsDifferentialIT.normalize(TlsClient.exchangeTls(site.port(), "TLSv1.2", name, "GET / HTTP/1.1"
+                + "\r\nHost: " + (name == null ? "localhost" : name) + "\r\nConnection: close\r\n\r\n"),
+                site.port()));
+        }
     }
 
     private static void runReject(DifferentialSite site, List<String> out) throws Exception {
@@ -268,7 +303,8 @@ class TlsClientCertDifferentialIT {
     private static List<String> certLines(String log) {
         List<String> out = new ArrayList<>();
         for (String line : log.split("\n")) {
-            if (line.contains("certificate") || line.contains("handshake rejected")) {
+            if (line.contains("certificate") || line.contains("handshake rejected")
+                || line.contains("SSL_do_handshake()")) {
                 int at = line.indexOf("] ");
                 out.add(line.substring(line.indexOf(": ", at) + 2).replaceAll("127\\.0\\.0\\.1:\\d+", "ADDR")
                     .replaceAll(", client: [^,]*", ""));

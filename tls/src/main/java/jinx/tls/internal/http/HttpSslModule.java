@@ -72,7 +72,9 @@ public final class HttpSslModule implements JinxModule, HttpModule {
         cf.addListenParameter("ssl", handshake);
         variable(cf, "ssl_protocol", SslIo::protocol);
         variable(cf, "ssl_cipher", SslIo::cipher);
-        variable(cf, "ssl_server_name", io -> io.serverName().isEmpty() ? null : io.serverName());
+        // during the handshake too: a certificate is named by it (nginx checks c->ssl only)
+        cf.addVariable("ssl_server_name", (HttpRequest r, String n) -> r.connection().io() instanceof SslIo io
+            && !io.serverName().isEmpty() ? io.serverName() : null, HttpConfig.VAR_NOCACHEABLE);
         variable(cf, "ssl_session_reused", io -> io.sessionReused() ? "r" : ".");
         variable(cf, "ssl_session_id", SslIo::sessionId);
         variable(cf, "ssl_alpn_protocol", io -> io.alpnProtocol().isEmpty() ? null : io.alpnProtocol());

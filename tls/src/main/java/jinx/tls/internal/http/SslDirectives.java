@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import jinx.http.spi.ComplexValue;
 import jinx.http.spi.HttpCtx;
+import jinx.http.spi.HttpDirectives;
 import jinx.kernel.ConfException;
 import jinx.kernel.LogLevel;
 import jinx.kernel.TlsClient;
@@ -40,11 +42,18 @@ final class SslDirectives {
 
     static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("ssl_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
-                (cf, c) -> c.certificates = add(c.certificates, path(cf))).multi()
+                (cf, c) -> {
+                    c.certificates = add(c.certificates, path(cf));
+                    c.certificateValues = addValue(c.certificateValues, cf);
+                    c.confPrefix = cf.resolveConf("x").getParent();
+                }).multi()
             .syntax("file").describe("Specifies a file with the certificate in PEM format; several for several key "
-                + "types."),
+                + "types. Variables name the file per handshake ($ssl_server_name), loaded each time."),
         Directive.of("ssl_certificate_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
-                (cf, c) -> c.certificateKeys = add(c.certificateKeys, path(cf))).multi()
+                (cf, c) -> {
+                    c.certificateKeys = add(c.certificateKeys, path(cf));
+                    c.certificateKeyValues = addValue(c.certificateKeyValues, cf);
+                }).multi()
             .syntax("file").describe("Specifies a file with the secret key in PEM format."),
         Directive.of("ssl_password_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
             .syntax("file").describe("Specifies a file with passphrases for secret keys, one a line."),
@@ -130,6 +139,13 @@ final class SslDirectives {
     private static List<String> add(List<String> list, String v) {
         List<String> l = list != null ? list : new ArrayList<>();
         l.add(v);
+        return l;
+    }
+
+    /** The argument compiled, for a file named by variables ({@code $ssl_server_name}): nginx 1.15.9. */
+    private static List<ComplexValue> addValue(List<ComplexValue> list, ConfContext cf) throws ConfException {
+        List<ComplexValue> l = list != null ? list : new ArrayList<>();
+        l.add(HttpDirectives.compile(cf, cf.arg(1)));
         return l;
     }
 

@@ -3,8 +3,11 @@ package jinx.tls.internal.http;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.List;
 
+import jinx.http.ClientConnection;
+import jinx.http.spi.ComplexValue;
 import jinx.kernel.ConfException;
 import jinx.tls.SslContext;
 import jinx.tls.SslException;
@@ -20,6 +23,11 @@ final class SslSrvConf {
 
     List<String> certificates;
     List<String> certificateKeys;
+    /* the same, compiled: with variables the files are chosen per handshake (nginx's certificate_values) */
+    List<ComplexValue> certificateValues;
+    List<ComplexValue> certificateKeyValues;
+    /** The configuration's directory, which relative names a handshake evaluates are taken from. */
+    java.nio.file.Path confPrefix;
     List<String> passwords;
     String passwordFile;
     int protocols = UNSET;
@@ -50,8 +58,15 @@ final class SslSrvConf {
     SslContext ctx;
 
     void merge(SslSrvConf p, ServerNamer namer) throws ConfException {
-        certificates = certificates != null ? certificates : p.certificates;
-        certificateKeys = certificateKeys != null ? certificateKeys : p.certificateKeys;
+        if (certificates == null) {
+            certificates = p.certificates;
+            certificateValues = p.certificateValues;
+            confPrefix = p.confPrefix;
+        }
+        if (certificateKeys == null) {
+            certificateKeys = p.certificateKeys;
+            certificateKeyValues = p.certificateKeyValues;
+        }
         passwords = passwords != null ? passwords : p.passwords;
         protocols = protocols != UNSET ? protocols : p.protocols != UNSET ? p.protocols
             : SslContext.TLSV1 | SslContext.TLSV1_1 | SslContext.TLSV1_2 | SslContext.TLSV1_3;
@@ -127,9 +142,13 @@ final class SslSrvConf {
             throw new ConfException(e.getMessage());
         }
         try {
-            for (int i = 0; certificates != null && i < certificates.size(); i++) {
-                c.certificate(certificates.get(i), certificateKeys.get(i),
-                              passwords == null ? List.of() : passwords);
+            if (variables()) {
+                c.certificates(this::files, passwords == null ? List.of() : passwords);
+            } else {
+                for (int i = 0; certificates != null && i < certificates.size(); i++) {
+                    c.certificate(certificates.get(i), certificateKeys.get(i),
+                                  passwords == null ? List.of() : passwords);
+                }
             }
             c.ciphers(ciphers, preferServerCiphers == 1);
             verification(c);
@@ -160,6 +179,41 @@ final class SslSrvConf {
             c.close();
             throw e;
         }
+    }
+
+    /** nginx's {@code ngx_http_ssl_compile_certificates()}: does a certificate or key name variables? */
+    private boolean variables() {
+        for (int i = 0; certificateValues != null && i < certificateValues.size(); i++) {
+            if (!certificateValues.get(i).isStatic() || !certificateKeyValues.get(i).isStatic()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The files of a handshake's certificates: nginx's {@code ngx_http_ssl_certificate()}, the values evaluated in
+     * the connection's server, a relative name taken from the configuration's directory.
+     */
+    private List<String> files(SslIo io) {
+        ClientConnection hc = ClientConnection.of(io.connection());
+        if (hc == null) {
+            return null;
+        }
+        List<String> files = new ArrayList<>(2 * certificateValues.size());
+        for (int i = 0; i < certificateValues.size(); i++) {
+            files.add(full(hc.evaluate(certificateValues.get(i))));
+            files.add(full(hc.evaluate(certificateKeyValues.get(i))));
+        }
+        return files;
+    }
+
+    /** A relative name taken from the configuration's directory (nginx's {@code ngx_get_full_name()}). */
+    private String full(String name) {
+        if (name.startsWith("/") || name.startsWith("data:") || confPrefix == null) {
+            return name;
+        }
+        return confPrefix.resolve(name).toString();
     }
 
     /** nginx's {@code ngx_ssl_session_id_context()} in spirit: the certificates' names tell servers apart. */
