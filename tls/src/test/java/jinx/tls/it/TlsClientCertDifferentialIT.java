@@ -256,8 +256,8 @@ class TlsClientCertDifferentialIT {
 
     /*
      * Over TLS 1.2: Debian's nginx 1.22 with OpenSSL 3.0 refuses TLS 1.3 to a server whose certificates are all
-     * named by variables ("unsupported protocol": OpenSSL finds no certificate for TLS 1.3 before the certificate
-     * callback runs); Jinx serves TLS 1.3 there, as later nginx versions do.
+     * named by variables (its handshakes fail with "unsupported protocol", cause not studied); Jinx serves TLS 1.3
+     * there, a known difference.
      */
     private static void runVariables(DifferentialSite site, List<String> out) throws Exception {
         for (String name : VARIABLE_NAMES) {
