@@ -35,6 +35,7 @@ final class HttpsHandshake implements ConnectionTakeover {
     /* nginx's NGX_HTTPS_CERT_ERROR and NGX_HTTPS_NO_CERT, sent as 400 with their own pages */
     private static final int HTTPS_CERT_ERROR = 495;
     private static final int HTTPS_NO_CERT = 496;
+    private static final int MISDIRECTED_REQUEST = 421;
 
     private final HttpConfKey<SslSrvConf> key;
 
@@ -141,7 +142,8 @@ final class HttpsHandshake implements ConnectionTakeover {
     }
 
     /**
-     * nginx's client certificate checks in {@code ngx_http_process_request()}: a certificate that failed
+     * nginx's client certificate checks in {@code ngx_http_process_request()}, after the one of a host other than the
+     * name the client was verified for (421): a certificate that failed
      * verification gets 495 (unless {@code optional_no_ca} lets its error through), a missing one 496 with
      * {@code ssl_verify_client on}; either way the session is forgotten.
      */
@@ -150,6 +152,11 @@ final class HttpsHandshake implements ConnectionTakeover {
         SslSrvConf sscf = r.srvConf(key);
         if (sscf.verify == 0 || !(r.connection().io() instanceof SslIo io)) {
             return Rc.OK;
+        }
+        if (misdirected(r, io)) {
+            r.log(LogLevel.INFO, 0, "client attempted to request the server name different from the one that was "
+                                    + "negotiated");
+            return MISDIRECTED_REQUEST;
         }
         long rc = io.verifyResult();
         if (rc != 0 && (sscf.verify != 3 || !PeerCertificate.optionalError(rc))) {
@@ -164,6 +171,30 @@ final class HttpsHandshake implements ConnectionTakeover {
             return HTTPS_NO_CERT;
         }
         return Rc.OK;
+    }
+
+    /**
+     * nginx's check in {@code ngx_http_set_virtual_server()}: a client verified for the name it sent in the handshake
+     * may not ask for another host of the address, since that server may verify otherwise.
+     */
+    private static boolean misdirected(HttpRequest r, SslIo io) {
+        String host = r.hostInLine != null ? r.hostInLine : r.headersIn.host != null ? r.headersIn.host.value : null;
+        return host != null && !io.serverName().isEmpty()
+            && !hostName(io.serverName()).equalsIgnoreCase(hostName(host));
+    }
+
+    /** The name {@code ngx_http_validate_host()} keeps: no port, no trailing dot. */
+    private static String hostName(String host) {
+        String h = host;
+        if (!h.startsWith("[")) {
+            int colon = h.indexOf(':');
+            if (colon >= 0) {
+                h = h.substring(0, colon);
+            }
+        } else if (h.indexOf(']') > 0) {
+            h = h.substring(0, h.indexOf(']') + 1);
+        }
+        return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
     }
 
     /**
