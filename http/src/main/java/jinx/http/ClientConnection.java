@@ -91,4 +91,14 @@ public interface ClientConnection {
      * Closes the connection: nginx's {@code ngx_http_close_connection()}.
      */
     void close();
+
+    /**
+     * Evaluates a value with variables for the connection before it has a request, in its server as chosen so far:
+     * nginx's {@code ngx_http_alloc_request()} in {@code ngx_http_ssl_certificate()}, which names the certificate by
+     * {@code $ssl_server_name} during the handshake. Added in SPI 1.6.
+     *
+     * @param value the compiled value
+     * @return its text; a variable not found counts as empty
+     */
+    String evaluate(jinx.http.spi.ComplexValue value);
 }

@@ -47,6 +47,9 @@ public final class SslContext implements AutoCloseable {
     private SslCallbacks.ServerName serverNameStub;
     private SslCallbacks.AlpnSelect alpnStub;
     private SslCallbacks.Verify verifyStub;
+    private SslCallbacks.WithArg statusStub;
+    private SslCallbacks.WithArg certificateStub;
+    private boolean rejectHandshake;
     private final boolean client;
     /** A client context's sessions to offer again, kept per key (peer): nginx's {@code peer->ssl_session}. */
     private ClientSessions sessions;
@@ -383,6 +386,71 @@ public final class SslContext implements AutoCloseable {
     }
 
     /**
+     * Verifies the clients' certificates: nginx's {@code ngx_ssl_client_certificate()} ({@code ssl_verify_client}
+     * other than {@code off}). The handshake does not fail on a certificate missing or untrusted (the callback goes
+     * on through every error, as nginx's); the request is refused afterwards from {@link SslIo#verifyResult()}.
+     *
+     * @param file the PEM file of the CAs trusted and named to the client ({@code ssl_client_certificate}), or null
+     *     for none ({@code optional_no_ca} alone, or {@code ssl_trusted_certificate})
+     * @param depth {@code ssl_verify_depth}
+     * @throws SslException {@code SSL_CTX_load_verify_locations("...") failed} or
+     *     {@code SSL_load_client_CA_file("...") failed}
+     */
+    public void clientCertificate(String file, int depth) throws SslException {
+        verifyStub = (ok, storeCtx) -> 1;
+        lib.SSL_CTX_set_verify(ctx, OpenSsl.SSL_VERIFY_PEER, verifyStub);
+        ServerSsl.clientCertificate(lib, ctx, file, depth);
+    }
+
+    /**
+     * Sets the Diffie-Hellman parameters of the DHE ciphers: nginx's {@code ngx_ssl_dhparam()}.
+     *
+     * @param file the PEM file of DH parameters ({@code ssl_dhparam})
+     * @throws SslException {@code BIO_new_file("...") failed}, {@code PEM_read_bio_DHparams("...") failed} or
+     *     {@code SSL_CTX_set_tmp_dh("...") failed}
+     */
+    public void dhparam(String file) throws SslException {
+        ServerSsl.dhparam(lib, ctx, file);
+    }
+
+    /**
+     * Staples the OCSP response of a file to the handshakes of clients that ask for one: nginx's
+     * {@code ssl_stapling on} with {@code ssl_stapling_file}, for every certificate of the context.
+     *
+     * @param file the DER file of the response ({@code openssl ocsp -respout})
+     * @throws SslException {@code BIO_new_file("...") failed} or {@code d2i_OCSP_RESPONSE_bio("...") failed}
+     */
+    public void staplingFile(String file) throws SslException {
+        statusStub = ServerSsl.stapling(lib, ctx, ServerSsl.staplingFile(file));
+    }
+
+    /**
+     * Chooses the certificates of each handshake instead of the context's own: nginx's {@code ssl_certificate}
+     * with variables ({@code SSL_CTX_set_cert_cb} with {@code ngx_http_ssl_certificate()}). The files are loaded
+     * on every handshake, as nginx 1.22 does; one that fails is logged at {@code error} and fails the handshake.
+     *
+     * @param selector names the files for a connection
+     * @param passwords the passwords to try on an encrypted key, empty for none
+     */
+    public void certificates(CertificateSelector selector, List<String> passwords) {
+        certificateStub = (ssl, arg) -> SslCertificates.select(lib, ssl, selector, passwords);
+        lib.SSL_CTX_set_cert_cb(ctx, certificateStub, 0);
+    }
+
+    /**
+     * Refuses every handshake this context would serve with the {@code unrecognized_name} alert:
+     * {@code ssl_reject_handshake on}.
+     */
+    public void rejectHandshake() {
+        rejectHandshake = true;
+    }
+
+    /** Whether {@link #rejectHandshake()} was set. */
+    boolean rejectsHandshake() {
+        return rejectHandshake;
+    }
+
+    /**
      * Loads certificate revocation lists and checks the whole chain against them: nginx's {@code ngx_ssl_crl()}.
      *
      * @param file the PEM file of CRLs
@@ -427,6 +495,19 @@ public final class SslContext implements AutoCloseable {
             lib.SSL_CTX_free(ctx);
             ctx = 0;
         }
+    }
+
+    /** What names a handshake's certificates ({@link #certificates}). */
+    @FunctionalInterface
+    public interface CertificateSelector {
+
+        /**
+         * Names the files of a connection's certificates.
+         *
+         * @param io the connection's TLS, its server name known
+         * @return certificate and key files in pairs, or null to fail the handshake
+         */
+        List<String> select(SslIo io);
     }
 
     /** What a server name selects during a handshake. */

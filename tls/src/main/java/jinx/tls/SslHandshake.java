@@ -60,7 +60,12 @@ final class SslHandshake {
         io.noSendShutdown = true;
         c.read.eof = true;
         if (sslerr == OpenSsl.SSL_ERROR_ZERO_RETURN || !OpenSsl.errorQueued()) {
-            peerClosed(c, err);
+            peerClosed(c, err, "peer closed connection in SSL handshake");
+            return Rc.ERROR;
+        }
+        if (io.handshakeRejected) {
+            peerClosed(c, err, "handshake rejected");
+            OpenSsl.crypto().ERR_clear_error();
             return Rc.ERROR;
         }
         c.read.error = true;
@@ -68,13 +73,13 @@ final class SslHandshake {
         return Rc.ERROR;
     }
 
-    /** nginx's {@code ngx_connection_error(c, err, "peer closed connection in SSL handshake")}. */
-    private static void peerClosed(Connection c, int err) {
+    /** nginx's {@code ngx_connection_error(c, err, text)}: "peer closed connection in SSL handshake" and kin. */
+    private static void peerClosed(Connection c, int err, String text) {
         boolean peer = err == 0 || err == Errors.ECONNRESET || err == Errors.EPIPE || err == Errors.ENOTCONN
             || err == Errors.ETIMEDOUT || err == Errors.ECONNREFUSED || err == Errors.ENETUNREACH
             || err == Errors.EHOSTUNREACH;
         LogLevel level = !peer ? LogLevel.ALERT : c.listening != null ? LogLevel.INFO : LogLevel.ERROR;
-        SslErrors.log(c, level, err, "peer closed connection in SSL handshake");
+        SslErrors.log(c, level, err, text);
     }
 
     /** nginx's {@code ngx_ssl_handshake_handler()}. */
@@ -97,13 +102,23 @@ final class SslHandshake {
             return OpenSsl.SSL_TLSEXT_ERR_ALERT_FATAL;
         }
         String name = lib.SSL_get_servername(ssl, OpenSsl.TLSEXT_NAMETYPE_HOST_NAME);
-        if (name == null || name.isEmpty()) {
-            return OpenSsl.SSL_TLSEXT_ERR_OK;
+        if (name != null && !name.isEmpty()) {
+            io.serverName = name;
+            SslContext next = select.select(io, name);
+            if (next != null && lib.SSL_set_SSL_CTX(ssl, next.handle()) != 0) {
+                // the new context's verification and options: SSL_set_SSL_CTX() leaves the connection's (nginx)
+                long h = next.handle();
+                lib.SSL_set_verify(ssl, lib.SSL_CTX_get_verify_mode(h), lib.SSL_CTX_get_verify_callback(h));
+                lib.SSL_set_verify_depth(ssl, lib.SSL_CTX_get_verify_depth(h));
+                lib.SSL_set_options(ssl, next.options());
+                io.context = next;
+            }
         }
-        io.serverName = name;
-        SslContext next = select.select(io, name);
-        if (next != null && lib.SSL_set_SSL_CTX(ssl, next.handle()) != 0) {
-            lib.SSL_set_options(ssl, next.options());
+        if (io.context != null && io.context.rejectsHandshake()) {
+            // ssl_reject_handshake: SSL_AD_UNRECOGNIZED_NAME (tls1.h: TLS1_AD_UNRECOGNIZED_NAME, 112)
+            io.handshakeRejected = true;
+            NativeMemory.putInt(alert, 112);
+            return OpenSsl.SSL_TLSEXT_ERR_ALERT_FATAL;
         }
         return OpenSsl.SSL_TLSEXT_ERR_OK;
     }

@@ -62,6 +62,12 @@ public final class SslIo implements ConnectionIo {
     private final EventHandler writeWantsRead;
     private final EventHandler readWantsWrite;
     String serverName;
+    /* the context in use (the server name may switch it) and the one the session cache is of (nginx's
+     * c->ssl->session_ctx) */
+    SslContext context;
+    private long sessionCtx;
+    /* the server name callback refused the handshake (ssl_reject_handshake): nginx's handshake_rejected */
+    boolean handshakeRejected;
     private Object attachment;
     /** A client's sessions and its key in them, or null. */
     private ClientSessions sessions;
@@ -92,6 +98,8 @@ public final class SslIo implements ConnectionIo {
         long ssl = create(c, context);
         OpenSsl.ssl().SSL_set_accept_state(ssl);
         SslIo io = new SslIo(c, ssl, bufferSize);
+        io.context = context;
+        io.sessionCtx = context.handle();
         // the slot's own from now on, so that the loop frees it however the connection ends
         c.io(io);
         return io;
@@ -163,6 +171,19 @@ public final class SslIo implements ConnectionIo {
      */
     public long verifyResult() {
         return ssl == 0 ? -1 : lib.SSL_get_verify_result(ssl);
+    }
+
+    /**
+     * Drops the connection's session from the server's cache, so that a client refused for its certificate cannot
+     * resume it: nginx's {@code ngx_ssl_remove_cached_session()}. Added in SPI 1.6.
+     */
+    public void removeSession() {
+        if (ssl != 0 && sessionCtx != 0) {
+            long session = lib.SSL_get_session(ssl);
+            if (session != 0) {
+                lib.SSL_CTX_remove_session(sessionCtx, session);
+            }
+        }
     }
 
     /**

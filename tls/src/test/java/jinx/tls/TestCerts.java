@@ -49,6 +49,49 @@ public final class TestCerts {
         return new TestCerts(dir);
     }
 
+    /**
+     * Makes the files of client certificate verification, stapling and DH in this directory: {@code client} (signed
+     * by the CA, a subject with a comma to escape), {@code self} (self-signed), {@code revoked} (signed by the CA,
+     * revoked in {@code ca.crl}), {@code stranger} (signed by another CA, {@code other-ca.crt}), {@code dh.pem}
+     * (ffdhe2048) and {@code ocsp.der} (the CA's OCSP response for {@code ec.crt}).
+     *
+     * @return this
+     * @throws IOException when openssl fails
+     * @throws InterruptedException when interrupted
+     */
+    public TestCerts clientCerts() throws IOException, InterruptedException {
+        List<String> ec = List.of("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256");
+        Files.writeString(dir.resolve("client.ext"), "extendedKeyUsage=clientAuth\n");
+        signed(dir, "client", ec, "/C=XX/O=Jinx, Inc./CN=Jinx Client", "ca");
+        signed(dir, "revoked", ec, "/CN=Revoked Client", "ca");
+        run(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            "self.key", "-out", "self.crt", "-days", "2", "-subj", "/CN=Self Signed");
+        run(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+            "other-ca.key", "-out", "other-ca.crt", "-days", "2", "-subj", "/CN=Other CA");
+        signed(dir, "stranger", ec, "/CN=Stranger", "other-ca");
+        Files.writeString(dir.resolve("ca.cnf"), "[ ca ]\ndefault_ca = d\n[ d ]\ndatabase = index.txt\n"
+            + "crlnumber = crlnumber\ndefault_md = sha256\ndefault_crl_days = 2\n");
+        Files.writeString(dir.resolve("index.txt"), "");
+        Files.writeString(dir.resolve("crlnumber"), "01\n");
+        run(dir, "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.crt", "-revoke", "revoked.crt");
+        run(dir, "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.crt", "-gencrl", "-out", "ca.crl");
+        run(dir, "genpkey", "-genparam", "-algorithm", "DH", "-pkeyopt", "dh_param:ffdhe2048", "-out", "dh.pem");
+        run(dir, "ocsp", "-issuer", "ca.crt", "-cert", "ec.crt", "-reqout", "ocsp-req.der", "-no_nonce");
+        run(dir, "ocsp", "-index", "index.txt", "-rsigner", "ca.crt", "-rkey", "ca.key", "-CA", "ca.crt", "-reqin",
+            "ocsp-req.der", "-respout", "ocsp.der", "-ndays", "2");
+        return this;
+    }
+
+    private static void signed(Path dir, String name, List<String> key, String subject, String ca)
+        throws IOException, InterruptedException {
+        List<String> req = new ArrayList<>(List.of("req"));
+        req.addAll(key);
+        req.addAll(List.of("-nodes", "-keyout", name + ".key", "-out", name + ".csr", "-subj", subject));
+        run(dir, req.toArray(new String[0]));
+        run(dir, "x509", "-req", "-in", name + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key", "-CAcreateserial",
+            "-out", name + ".crt", "-days", "2", "-extfile", "client.ext");
+    }
+
     private static void leaf(Path dir, String name, List<String> key, String cn, String ext)
         throws IOException, InterruptedException {
         List<String> req = new ArrayList<>(List.of("req"));

@@ -1,6 +1,7 @@
 package jinx.http.spi;
 
 import jinx.http.ClientConnection;
+import jinx.http.HttpRequest;
 import jinx.kernel.ConfException;
 
 /**
@@ -37,5 +38,18 @@ public interface ConnectionTakeover {
      * @throws ConfException to refuse the configuration, worded with the place given
      */
     default void checkDefaultServer(Object[] srvConfs, String file, int line) throws ConfException {
+    }
+
+    /**
+     * Checks a request of a connection the module secured once its header is read and its server chosen, before
+     * its phases run: nginx's {@code ngx_http_process_request()}, which answers a client certificate that failed
+     * verification with 495 and a missing one with 496 (both sent as 400). The module logs its own line.
+     * Added in SPI 1.6.
+     *
+     * @param r the request
+     * @return {@link jinx.kernel.Rc#OK} to go on, or the status to finalize the request with
+     */
+    default int processRequest(HttpRequest r) {
+        return jinx.kernel.Rc.OK;
     }
 }

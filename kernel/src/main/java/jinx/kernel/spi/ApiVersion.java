@@ -37,7 +37,10 @@ package jinx.kernel.spi;
  * {@code Cycle.addPath}: nginx's {@code ngx_temp_file_t}, {@code ngx_path_t} and {@code ngx_add_path()}, the paths
  * created by the master and given to {@code user}; the proxy's {@code proxy_temp_path}), and listening
  * datagram sockets ({@code Listening.datagram}) whose clients get sessions of their own ({@code DatagramIo}: nginx's
- * UDP sessions on a shared listening socket).
+ * UDP sessions on a shared listening socket), {@code ConnectionTakeover.processRequest} (a module's checks of a
+ * request on its secured connection before the phases: nginx's client certificate verification),
+ * {@code ClientConnection.evaluate} (a value with variables before a request: certificates named by
+ * {@code $ssl_server_name}) and what each type or method marked "Added in SPI 1.6" says.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

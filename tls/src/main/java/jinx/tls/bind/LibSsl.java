@@ -569,4 +569,83 @@ public interface LibSsl {
      * @return the context's store
      */
     @intptr_t long SSL_CTX_get_cert_store(@intptr_t long ctx);
+    /**
+     * {@code long SSL_CTX_callback_ctrl(SSL_CTX *ctx, int cmd, void (*fp)(void));} for the OCSP status callback
+     * ({@code SSL_CTX_set_tlsext_status_cb}: {@code SSL_CTRL_SET_TLSEXT_STATUS_REQ_CB}, 63).
+     *
+     * @param ctx the context
+     * @param cmd the command
+     * @param cb the callback
+     * @return 1 on success
+     */
+    long SSL_CTX_callback_ctrl(@intptr_t long ctx, int cmd, SslCallbacks.WithArg cb);
+
+    /**
+     * {@code int SSL_CTX_remove_session(SSL_CTX *ctx, SSL_SESSION *c);}
+     *
+     * @param ctx the context whose cache holds the session
+     * @param session the session
+     * @return 1 when it was cached
+     */
+    int SSL_CTX_remove_session(@intptr_t long ctx, @intptr_t long session);
+
+    /**
+     * {@code X509 *SSL_get_certificate(const SSL *ssl);}
+     *
+     * @param ssl the connection
+     * @return the certificate the server sends, not referenced; 0 when none
+     */
+    @intptr_t long SSL_get_certificate(@intptr_t long ssl);
+
+    /**
+     * {@code int SSL_CTX_get_verify_depth(const SSL_CTX *ctx);}
+     *
+     * @param ctx the context
+     * @return the depth
+     */
+    int SSL_CTX_get_verify_depth(@intptr_t long ctx);
+
+    /**
+     * {@code SSL_verify_cb SSL_CTX_get_verify_callback(const SSL_CTX *ctx);}
+     *
+     * @param ctx the context
+     * @return the callback's address, 0 when none
+     */
+    @intptr_t long SSL_CTX_get_verify_callback(@intptr_t long ctx);
+
+    /**
+     * {@code void SSL_CTX_set_cert_cb(SSL_CTX *c, int (*cert_cb)(SSL *ssl, void *arg), void *arg);}
+     *
+     * @param ctx the context
+     * @param cb the callback
+     * @param arg its argument
+     */
+    void SSL_CTX_set_cert_cb(@intptr_t long ctx, SslCallbacks.WithArg cb, @intptr_t long arg);
+
+    /**
+     * {@code int SSL_use_certificate_chain_file(SSL *ssl, const char *file);}
+     *
+     * @param ssl the connection
+     * @param file the PEM file of the certificate and its chain
+     * @return 1 on success
+     */
+    int SSL_use_certificate_chain_file(@intptr_t long ssl, String file);
+
+    /**
+     * {@code int SSL_use_PrivateKey_file(SSL *ssl, const char *file, int type);}
+     *
+     * @param ssl the connection
+     * @param file the key's file
+     * @param type {@code SSL_FILETYPE_PEM}
+     * @return 1 on success
+     */
+    int SSL_use_PrivateKey_file(@intptr_t long ssl, String file, int type);
+
+    /**
+     * {@code void SSL_set_default_passwd_cb_userdata(SSL *s, void *u);}
+     *
+     * @param ssl the connection
+     * @param userdata the password, NUL-terminated, or 0
+     */
+    void SSL_set_default_passwd_cb_userdata(@intptr_t long ssl, @intptr_t long userdata);
 }

@@ -76,4 +76,21 @@ public final class SslCallbacks {
         @Delegate
         int call(int ok, long storeCtx);
     }
+    /**
+     * A callback {@code int (*cb)(SSL *s, void *arg)}: a server's OCSP status callback
+     * ({@code SSL_CTX_set_tlsext_status_cb}) and its certificate callback ({@code SSL_CTX_set_cert_cb}).
+     */
+    public interface WithArg {
+
+        /**
+         * {@code int (*cb)(SSL *s, void *arg)}.
+         *
+         * @param ssl {@code SSL *}
+         * @param arg the callback's argument
+         * @return the status callback: {@code SSL_TLSEXT_ERR_OK} with a response set, {@code SSL_TLSEXT_ERR_NOACK}
+         *     without; the certificate callback: 1 to go on, 0 to fail the handshake
+         */
+        @Delegate
+        int call(long ssl, long arg);
+    }
 }

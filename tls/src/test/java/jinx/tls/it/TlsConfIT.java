@@ -31,6 +31,8 @@ class TlsConfIT {
     private record Bad(String http, int line) {
     }
 
+    private static final String KEYS = "ssl_certificate CERTS/ec.crt; ssl_certificate_key CERTS/ec.key;";
+
     private static final List<Bad> BAD = List.of(
         new Bad(srv("ssl_certificate CERTS/none.crt; ssl_certificate_key CERTS/ec.key;"), 0),
         new Bad(srv("ssl_certificate CERTS/ec.crt; ssl_certificate_key CERTS/none.key;"), 0),
@@ -43,6 +45,19 @@ class TlsConfIT {
         new Bad(srv("ssl_certificate CERTS/ec.crt;\nssl_certificate_key CERTS/ec.key;\nssl_prefer_server_ciphers x;"),
             6),
         new Bad(srv(""), -3),
+        // client certificates, DH parameters, stapling
+        new Bad(srv(KEYS + " ssl_verify_client on;"), 0),
+        new Bad(srv(KEYS + " ssl_verify_client on; ssl_trusted_certificate CERTS/ec.crt;"), 0),
+        new Bad(srv(KEYS + " ssl_verify_client on; ssl_client_certificate CERTS/none.crt;"), 0),
+        new Bad(srv(KEYS + " ssl_trusted_certificate CERTS/none.crt;"), 0),
+        new Bad(srv(KEYS + " ssl_crl CERTS/none.crl;"), 0),
+        new Bad(srv(KEYS + " ssl_dhparam CERTS/none.pem;"), 0),
+        new Bad(srv(KEYS + " ssl_dhparam CERTS/ec.crt;"), 0),
+        new Bad(srv(KEYS + " ssl_stapling on; ssl_stapling_file CERTS/none.der;"), 0),
+        new Bad(srv(KEYS + " ssl_stapling on; ssl_stapling_file CERTS/ec.crt;"), 0),
+        new Bad(srv(KEYS + "\nssl_verify_client maybe;"), 5),
+        new Bad(srv(KEYS + "\nssl_verify_depth x;"), 5),
+        new Bad(srv(KEYS + "\nssl_reject_handshake yes;"), 5),
         // TLS to upstreams: nginx reports what the merge finds without a place
         new Bad(loc("proxy_pass https://127.0.0.1:2; proxy_ssl_verify on;"), 0),
         new Bad(loc("proxy_pass https://127.0.0.1:2; proxy_ssl_certificate CERTS/rsa.crt;"), 0),

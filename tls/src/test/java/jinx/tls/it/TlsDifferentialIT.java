@@ -117,17 +117,8 @@ class TlsDifferentialIT {
             jinxLog = jinx.errorLog();
         }
         List<String> names = names();
-        List<String> differences = new ArrayList<>();
         StringBuilder report = new StringBuilder();
-        for (int i = 0; i < names.size(); i++) {
-            boolean same = fromNginx.get(i).equals(fromJinx.get(i));
-            report.append("=== ").append(names.get(i)).append(same ? "" : "  DIFFERS").append('\n')
-                .append("--- nginx\n").append(fromNginx.get(i)).append("\n--- jinx\n").append(fromJinx.get(i))
-                .append('\n');
-            if (!same) {
-                differences.add(names.get(i));
-            }
-        }
+        List<String> differences = TlsDifferentialIT.compare(names, fromNginx, fromJinx, report);
         report.append("=== nginx's error log\n").append(nginxLog).append("=== jinx's error log\n").append(jinxLog);
         Path out = Path.of("target", "tls-differential.txt");
         Files.createDirectories(out.getParent());
@@ -139,6 +130,26 @@ class TlsDifferentialIT {
         assertTrue(jinxLog.contains("client sent plain HTTP request to HTTPS port while reading client request"
             + " headers"), jinxLog);
         assertTrue(infoLines(jinxLog).equals(infoLines(nginxLog)), "the [info] lines differ; see " + out);
+    }
+
+    /**
+     * Compares the two servers' results case by case into {@code report}.
+     *
+     * @return the names of the cases that differ
+     */
+    static List<String> compare(List<String> names, List<String> fromNginx, List<String> fromJinx,
+                                StringBuilder report) {
+        List<String> differences = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            boolean same = fromNginx.get(i).equals(fromJinx.get(i));
+            report.append("=== ").append(names.get(i)).append(same ? "" : "  DIFFERS").append('\n')
+                .append("--- nginx\n").append(fromNginx.get(i)).append("\n--- jinx\n").append(fromJinx.get(i))
+                .append('\n');
+            if (!same) {
+                differences.add(names.get(i));
+            }
+        }
+        return differences;
     }
 
     /** The {@code [info]} lines of a log, time, pid and port masked: the client-caused events in order. */

@@ -242,6 +242,12 @@ public final class HttpConnection implements SocketIo.LogContext, ClientConnecti
     }
 
     @Override
+    public String evaluate(jinx.http.spi.ComplexValue value) {
+        // a request of the connection's server that is never run (nginx allocates one and frees it at once)
+        return value.evaluate(new CoreRequest(this));
+    }
+
+    @Override
     public long clientHeaderTimeout() {
         return defaultServer().clientHeaderTimeout;
     }

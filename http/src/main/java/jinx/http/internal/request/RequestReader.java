@@ -441,6 +441,14 @@ public final class RequestReader {
             RequestFinalizer.finalizeRequest(r, HttpStatus.TO_HTTPS);
             return;
         }
+        if (r.hc.secure) {
+            // nginx's client certificate checks (#if NGX_HTTP_SSL in ngx_http_process_request())
+            int rc = r.hc.addrConf.takeover().processRequest(r);
+            if (rc != Rc.OK) {
+                RequestFinalizer.finalizeRequest(r, rc);
+                return;
+            }
+        }
         c.loop().deleteTimer(c.read);
         c.read.handler = RequestFinalizer::requestHandler;
         c.write.handler = RequestFinalizer::requestHandler;

@@ -3,6 +3,7 @@ package jinx.tls.internal.http;
 import java.nio.ByteBuffer;
 
 import jinx.http.ClientConnection;
+import jinx.http.HttpRequest;
 import jinx.http.spi.ConnectionTakeover;
 import jinx.http.spi.HttpConfKey;
 import jinx.kernel.ConfException;
@@ -16,6 +17,7 @@ import jinx.kernel.os.NativeIoException;
 import jinx.kernel.os.NativeMemory;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Sockets;
+import jinx.tls.PeerCertificate;
 import jinx.tls.SslContext;
 import jinx.tls.SslException;
 import jinx.tls.SslIo;
@@ -29,6 +31,11 @@ final class HttpsHandshake implements ConnectionTakeover {
 
     /* one byte of scratch per loop thread for the MSG_PEEK (nginx's stack buffer) */
     private static final LoopLocal<ByteBuffer> PEEK = new LoopLocal<>(() -> ByteBuffer.allocateDirect(8));
+
+    /* nginx's NGX_HTTPS_CERT_ERROR and NGX_HTTPS_NO_CERT, sent as 400 with their own pages */
+    private static final int HTTPS_CERT_ERROR = 495;
+    private static final int HTTPS_NO_CERT = 496;
+    private static final int MISDIRECTED_REQUEST = 421;
 
     private final HttpConfKey<SslSrvConf> key;
 
@@ -127,11 +134,67 @@ final class HttpsHandshake implements ConnectionTakeover {
     @Override
     public void checkDefaultServer(Object[] srvConfs, String file, int line) throws ConfException {
         SslSrvConf sscf = key.cast(srvConfs[key.ctxIndex()]);
-        if (sscf == null || sscf.ctx == null) {
+        if (sscf == null || sscf.ctx == null && sscf.rejectHandshake != 1) {
             // nginx logs the place inside the message: the error itself has none
             throw new ConfException("no \"ssl_certificate\" is defined for the \"listen ... ssl\" directive in "
                                     + file + ":" + line);
         }
+    }
+
+    /**
+     * nginx's client certificate checks in {@code ngx_http_process_request()}, after the one of a host other than the
+     * name the client was verified for (421): a certificate that failed
+     * verification gets 495 (unless {@code optional_no_ca} lets its error through), a missing one 496 with
+     * {@code ssl_verify_client on}; either way the session is forgotten.
+     */
+    @Override
+    public int processRequest(HttpRequest r) {
+        SslSrvConf sscf = r.srvConf(key);
+        if (sscf.verify == 0 || !(r.connection().io() instanceof SslIo io)) {
+            return Rc.OK;
+        }
+        if (misdirected(r, io)) {
+            r.log(LogLevel.INFO, 0, "client attempted to request the server name different from the one that was "
+                                    + "negotiated");
+            return MISDIRECTED_REQUEST;
+        }
+        long rc = io.verifyResult();
+        if (rc != 0 && (sscf.verify != 3 || !PeerCertificate.optionalError(rc))) {
+            r.log(LogLevel.INFO, 0, "client SSL certificate verify error: (" + rc + ":"
+                                    + PeerCertificate.errorString(rc) + ")");
+            io.removeSession();
+            return HTTPS_CERT_ERROR;
+        }
+        if (sscf.verify == 1 && !PeerCertificate.present(io)) {
+            r.log(LogLevel.INFO, 0, "client sent no required SSL certificate");
+            io.removeSession();
+            return HTTPS_NO_CERT;
+        }
+        return Rc.OK;
+    }
+
+    /**
+     * nginx's check in {@code ngx_http_set_virtual_server()}: a client verified for the name it sent in the handshake
+     * may not ask for another host of the address, since that server may verify otherwise.
+     */
+    private static boolean misdirected(HttpRequest r, SslIo io) {
+        String host = r.hostInLine != null ? r.hostInLine : r.headersIn.host != null ? r.headersIn.host.value : null;
+        return host != null && !io.serverName().isEmpty()
+            && !hostName(io.serverName()).equalsIgnoreCase(hostName(host));
+    }
+
+    /** The name {@code ngx_http_validate_host()} keeps: no port, no trailing dot. */
+    private static String hostName(String host) {
+        String h = host;
+        if (!h.startsWith("[")) {
+            int colon = h.indexOf(':');
+            if (colon >= 0) {
+                h = h.substring(0, colon);
+            }
+        } else if (h.indexOf(']') > 0) {
+            h = h.substring(0, h.indexOf(']') + 1);
+        }
+        return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
     }
 
     /**

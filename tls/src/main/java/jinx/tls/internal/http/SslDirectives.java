@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import jinx.http.spi.ComplexValue;
 import jinx.http.spi.HttpCtx;
+import jinx.http.spi.HttpDirectives;
 import jinx.kernel.ConfException;
+import jinx.kernel.LogLevel;
 import jinx.kernel.TlsClient;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
@@ -31,16 +34,26 @@ final class SslDirectives {
         "SSLv2", SslContext.SSLV2, "SSLv3", SslContext.SSLV3, "TLSv1", SslContext.TLSV1,
         "TLSv1.1", SslContext.TLSV1_1, "TLSv1.2", SslContext.TLSV1_2, "TLSv1.3", SslContext.TLSV1_3);
 
+    /* nginx's ngx_http_ssl_verify */
+    private static final Map<String, Integer> VERIFY = Map.of("off", 0, "on", 1, "optional", 2, "optional_no_ca", 3);
+
     /* nginx's NGX_SSL_SESSION_CACHE minimum of a shared cache: 8 pages */
     private static final long SHARED_MIN = 8 * 4096;
 
     static final List<Directive<?>> DIRECTIVES = List.of(
         Directive.of("ssl_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
-                (cf, c) -> c.certificates = add(c.certificates, path(cf))).multi()
+                (cf, c) -> {
+                    c.certificates = add(c.certificates, path(cf));
+                    c.certificateValues = addValue(c.certificateValues, cf);
+                    c.confPrefix = cf.resolveConf("x").getParent();
+                }).multi()
             .syntax("file").describe("Specifies a file with the certificate in PEM format; several for several key "
-                + "types."),
+                + "types. Variables name the file per handshake ($ssl_server_name), loaded each time."),
         Directive.of("ssl_certificate_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
-                (cf, c) -> c.certificateKeys = add(c.certificateKeys, path(cf))).multi()
+                (cf, c) -> {
+                    c.certificateKeys = add(c.certificateKeys, path(cf));
+                    c.certificateKeyValues = addValue(c.certificateKeyValues, cf);
+                }).multi()
             .syntax("file").describe("Specifies a file with the secret key in PEM format."),
         Directive.of("ssl_password_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
             .syntax("file").describe("Specifies a file with passphrases for secret keys, one a line."),
@@ -76,7 +89,49 @@ final class SslDirectives {
             .syntax("size").defaults("16k").describe("Sets the size of the buffer used for sending data."),
         Directive.of("ssl_conf_command", MAIN_SRV, Arity.TAKE2, SslSrvConf.class,
                 (cf, c) -> c.confCommands = add(add(c.confCommands, cf.arg(1)), cf.arg(2))).multi()
-            .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."));
+            .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."),
+        Directive.of("ssl_verify_client", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.oneOf(VERIFY, (SslSrvConf c, Integer v) -> c.verify = v))
+            .syntax("on | off | optional | optional_no_ca").defaults("off")
+            .describe("Enables verification of client certificates; the result is in $ssl_client_verify."),
+        Directive.of("ssl_verify_depth", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.number((SslSrvConf c, int v) -> c.verifyDepth = v))
+            .syntax("number").defaults("1").describe("Sets the verification depth in the client certificates chain."),
+        Directive.of("ssl_client_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.clientCertificate = path(cf))
+            .syntax("file").describe("Specifies a file with trusted CA certificates in PEM format used to verify "
+                + "client certificates, and sent to clients."),
+        Directive.of("ssl_trusted_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.trustedCertificate = path(cf))
+            .syntax("file").describe("Specifies a file with trusted CA certificates in PEM format used to verify "
+                + "client certificates, not sent to clients."),
+        Directive.of("ssl_crl", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.crl = path(cf))
+            .syntax("file").describe("Specifies a file with revoked certificates (CRL) in PEM format used to verify "
+                + "client certificates."),
+        Directive.of("ssl_dhparam", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.dhparam = path(cf))
+            .syntax("file").describe("Specifies a file with DH parameters for DHE ciphers."),
+        Directive.of("ssl_reject_handshake", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.rejectHandshake = v ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Rejects SSL handshakes in the server block (the unrecognized_name alert)."),
+        Directive.of("ssl_stapling", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.stapling = v ? 1 : 0))
+            .syntax("on | off").defaults("off").describe("Enables stapling of OCSP responses by the server; in Jinx "
+                + "from ssl_stapling_file only (fetching from the responder needs the resolver, not done yet)."),
+        Directive.of("ssl_stapling_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                (cf, c) -> c.staplingFile = path(cf))
+            .syntax("file").describe("Sets the file (DER) of the OCSP response stapled instead of querying the "
+                + "responder."),
+        Directive.of("ssl_stapling_responder", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+                Slots.str((SslSrvConf c, String v) -> c.staplingResponder = v))
+            .syntax("url").describe("Overrides the URL of the OCSP responder (accepted; fetching is not done yet)."),
+        Directive.of("ssl_stapling_verify", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+                Slots.flag((SslSrvConf c, boolean v) -> c.staplingVerify = v ? 1 : 0))
+            .syntax("on | off").defaults("off")
+            .describe("Enables verification of fetched OCSP responses (accepted; fetching is not done yet)."),
+        Directive.of("ssl_early_data", MAIN_SRV, Arity.FLAG, SslSrvConf.class, SslDirectives::earlyData)
+            .syntax("on | off").defaults("off").describe("Enables TLS 1.3 early data; Jinx does not read early data "
+                + "yet and says so, as nginx on a library without it ($ssl_early_data stays empty)."));
 
     private SslDirectives() {
     }
@@ -84,6 +139,13 @@ final class SslDirectives {
     private static List<String> add(List<String> list, String v) {
         List<String> l = list != null ? list : new ArrayList<>();
         l.add(v);
+        return l;
+    }
+
+    /** The argument compiled, for a file named by variables ({@code $ssl_server_name}): nginx 1.15.9. */
+    private static List<ComplexValue> addValue(List<ComplexValue> list, ConfContext cf) throws ConfException {
+        List<ComplexValue> l = list != null ? list : new ArrayList<>();
+        l.add(HttpDirectives.compile(cf, cf.arg(1)));
         return l;
     }
 
@@ -141,6 +203,17 @@ final class SslDirectives {
 
     private static ConfException invalidCache(String v) {
         return new ConfException("invalid session cache \"" + v + "\"");
+    }
+
+    /**
+     * {@code ssl_early_data}: accepted, and refused with nginx's warning for a library without early data
+     * ({@code ngx_ssl_early_data()}), since the handshake does not read early data yet.
+     */
+    private static void earlyData(ConfContext cf, SslSrvConf c) throws ConfException {
+        Slots.flag((SslSrvConf conf, boolean v) -> conf.earlyData = v ? 1 : 0).set(cf, c);
+        if (c.earlyData == 1) {
+            cf.log(LogLevel.WARN, "\"ssl_early_data\" is not supported on this platform, ignored");
+        }
     }
 
     /** nginx's {@code ngx_ssl_session_ticket_keys()}: 80-byte files (48-byte ones are not supported yet). */

@@ -3,8 +3,11 @@ package jinx.tls.internal.http;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.List;
 
+import jinx.http.ClientConnection;
+import jinx.http.spi.ComplexValue;
 import jinx.kernel.ConfException;
 import jinx.tls.SslContext;
 import jinx.tls.SslException;
@@ -20,6 +23,11 @@ final class SslSrvConf {
 
     List<String> certificates;
     List<String> certificateKeys;
+    /* the same, compiled: with variables the files are chosen per handshake (nginx's certificate_values) */
+    List<ComplexValue> certificateValues;
+    List<ComplexValue> certificateKeyValues;
+    /** The configuration's directory, which relative names a handshake evaluates are taken from. */
+    java.nio.file.Path confPrefix;
     List<String> passwords;
     String passwordFile;
     int protocols = UNSET;
@@ -32,13 +40,33 @@ final class SslSrvConf {
     List<byte[]> ticketKeys;
     long bufferSize = UNSET;
     List<String> confCommands;
+    /** {@code ssl_verify_client}: 0 off, 1 on, 2 optional, 3 optional_no_ca (nginx's values). */
+    int verify = UNSET;
+    int verifyDepth = UNSET;
+    String clientCertificate;
+    String trustedCertificate;
+    String crl;
+    String dhparam;
+    int rejectHandshake = UNSET;
+    int earlyData = UNSET;
+    int stapling = UNSET;
+    int staplingVerify = UNSET;
+    String staplingFile;
+    String staplingResponder;
 
     /** The server's context, made by {@link #merge} when the server has certificates; null otherwise. */
     SslContext ctx;
 
     void merge(SslSrvConf p, ServerNamer namer) throws ConfException {
-        certificates = certificates != null ? certificates : p.certificates;
-        certificateKeys = certificateKeys != null ? certificateKeys : p.certificateKeys;
+        if (certificates == null) {
+            certificates = p.certificates;
+            certificateValues = p.certificateValues;
+            confPrefix = p.confPrefix;
+        }
+        if (certificateKeys == null) {
+            certificateKeys = p.certificateKeys;
+            certificateKeyValues = p.certificateKeyValues;
+        }
         passwords = passwords != null ? passwords : p.passwords;
         protocols = protocols != UNSET ? protocols : p.protocols != UNSET ? p.protocols
             : SslContext.TLSV1 | SslContext.TLSV1_1 | SslContext.TLSV1_2 | SslContext.TLSV1_3;
@@ -54,7 +82,11 @@ final class SslSrvConf {
         bufferSize = bufferSize != UNSET ? bufferSize : p.bufferSize != UNSET ? p.bufferSize
             : SslIo.DEFAULT_BUFFER_SIZE;
         confCommands = confCommands != null ? confCommands : p.confCommands;
+        mergeVerify(p);
         if (certificates == null) {
+            if (rejectHandshake == 1) {
+                ctx = context(namer);
+            }
             return;
         }
         if (certificateKeys == null || certificateKeys.size() < certificates.size()) {
@@ -65,6 +97,43 @@ final class SslSrvConf {
         ctx = context(namer);
     }
 
+    private void mergeVerify(SslSrvConf p) {
+        verify = verify != UNSET ? verify : p.verify != UNSET ? p.verify : 0;
+        verifyDepth = verifyDepth != UNSET ? verifyDepth : p.verifyDepth != UNSET ? p.verifyDepth : 1;
+        clientCertificate = clientCertificate != null ? clientCertificate : p.clientCertificate;
+        trustedCertificate = trustedCertificate != null ? trustedCertificate : p.trustedCertificate;
+        crl = crl != null ? crl : p.crl;
+        dhparam = dhparam != null ? dhparam : p.dhparam;
+        rejectHandshake = rejectHandshake != UNSET ? rejectHandshake : p.rejectHandshake != UNSET
+            ? p.rejectHandshake : 0;
+        stapling = stapling != UNSET ? stapling : p.stapling != UNSET ? p.stapling : 0;
+        staplingVerify = staplingVerify != UNSET ? staplingVerify : p.staplingVerify != UNSET ? p.staplingVerify : 0;
+        staplingFile = staplingFile != null ? staplingFile : p.staplingFile;
+        staplingResponder = staplingResponder != null ? staplingResponder : p.staplingResponder;
+    }
+
+    /**
+     * nginx's {@code ngx_http_ssl_merge_srv_conf()} from {@code conf->verify} to the DH parameters (1.22's order):
+     * client certificates, trusted ones, revocation lists.
+     */
+    private void verification(SslContext c) throws ConfException, SslException {
+        if (verify != 0) {
+            if (clientCertificate == null && verify != 3) {
+                throw new ConfException("no ssl_client_certificate for ssl_verify_client");
+            }
+            c.clientCertificate(clientCertificate, verifyDepth);
+        }
+        if (trustedCertificate != null) {
+            c.trustedCertificate(trustedCertificate, verifyDepth);
+        }
+        if (crl != null) {
+            c.crl(crl);
+        }
+        if (dhparam != null) {
+            c.dhparam(dhparam);
+        }
+    }
+
     private SslContext context(ServerNamer namer) throws ConfException {
         SslContext c;
         try {
@@ -73,11 +142,16 @@ final class SslSrvConf {
             throw new ConfException(e.getMessage());
         }
         try {
-            for (int i = 0; i < certificates.size(); i++) {
-                c.certificate(certificates.get(i), certificateKeys.get(i),
-                              passwords == null ? List.of() : passwords);
+            if (variables()) {
+                c.certificates(this::files, passwords == null ? List.of() : passwords);
+            } else {
+                for (int i = 0; certificates != null && i < certificates.size(); i++) {
+                    c.certificate(certificates.get(i), certificateKeys.get(i),
+                                  passwords == null ? List.of() : passwords);
+                }
             }
             c.ciphers(ciphers, preferServerCiphers == 1);
+            verification(c);
             c.ecdhCurve(ecdhCurve);
             c.sessionCache(sessionCache, sessionTimeout, sessionContext());
             if (sessionTickets == 0) {
@@ -85,8 +159,15 @@ final class SslSrvConf {
             } else if (ticketKeys != null) {
                 c.ticketKey(ticketKeys.get(0));
             }
+            if (stapling == 1 && staplingFile != null) {
+                // without a file nginx fetches the response from the responder, which needs the resolver: not yet
+                c.staplingFile(staplingFile);
+            }
             if (confCommands != null) {
                 c.confCommands(confCommands);
+            }
+            if (rejectHandshake == 1) {
+                c.rejectHandshake();
             }
             c.alpn(List.of("http/1.1", "http/1.0", "http/0.9"));
             c.serverName(namer::select);
@@ -94,14 +175,52 @@ final class SslSrvConf {
         } catch (SslException e) {
             c.close();
             throw new ConfException(e.getMessage());
+        } catch (ConfException e) {
+            c.close();
+            throw e;
         }
+    }
+
+    /** nginx's {@code ngx_http_ssl_compile_certificates()}: does a certificate or key name variables? */
+    private boolean variables() {
+        for (int i = 0; certificateValues != null && i < certificateValues.size(); i++) {
+            if (!certificateValues.get(i).isStatic() || !certificateKeyValues.get(i).isStatic()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The files of a handshake's certificates: nginx's {@code ngx_http_ssl_certificate()}, the values evaluated in
+     * the connection's server, a relative name taken from the configuration's directory.
+     */
+    private List<String> files(SslIo io) {
+        ClientConnection hc = ClientConnection.of(io.connection());
+        if (hc == null) {
+            return null;
+        }
+        List<String> files = new ArrayList<>(2 * certificateValues.size());
+        for (int i = 0; i < certificateValues.size(); i++) {
+            files.add(full(hc.evaluate(certificateValues.get(i))));
+            files.add(full(hc.evaluate(certificateKeyValues.get(i))));
+        }
+        return files;
+    }
+
+    /** A relative name taken from the configuration's directory (nginx's {@code ngx_get_full_name()}). */
+    private String full(String name) {
+        if (name.startsWith("/") || name.startsWith("data:") || confPrefix == null) {
+            return name;
+        }
+        return confPrefix.resolve(name).toString();
     }
 
     /** nginx's {@code ngx_ssl_session_id_context()} in spirit: the certificates' names tell servers apart. */
     private byte[] sessionContext() {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            for (String cert : certificates) {
+            for (String cert : certificates != null ? certificates : List.<String>of()) {
                 md.update(cert.getBytes(StandardCharsets.UTF_8));
             }
             byte[] d = md.digest();
