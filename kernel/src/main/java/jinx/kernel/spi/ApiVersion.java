@@ -33,7 +33,9 @@ package jinx.kernel.spi;
  * subrequests ({@code HttpRequest.subrequest} with its flags and {@code HttpRequest.PostSubrequest}, {@code main()},
  * {@code parent()}, {@code subrequestOutput()}: a module such as {@code auth_request} or {@code mirror} starts one,
  * and a content handler, the proxy's, serves it as any request) and what each type or method marked "Added in SPI
- * 1.5" says.
+ * 1.5" says; 1.6 adds, for a stream module outside {@code jinx.stream} (the TLS module's {@code stream_ssl}),
+ * {@code StreamConfig.addListenParameter} with {@code StreamSession.listenParameter}, {@code StreamSession.srvConf}
+ * and {@code StreamSession.runPhases}, and what each type or method marked "Added in SPI 1.6" says.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -44,7 +46,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 5;
+    public static final int MINOR = 6;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);

@@ -98,6 +98,21 @@ final class Session implements StreamSession, SocketIo.LogContext {
     }
 
     @Override
+    public boolean listenParameter(String name) {
+        return addr.parameters.contains(name);
+    }
+
+    @Override
+    public <T> T srvConf(jinx.kernel.spi.JinxModule module, Class<T> type) {
+        return type.cast(cscf.ctx[block.indexOf(module)]);
+    }
+
+    @Override
+    public void runPhases() {
+        SessionHandler.runPhases(this);
+    }
+
+    @Override
     public long received() {
         return received;
     }

@@ -65,6 +65,7 @@ public final class BuiltinOrder {
         "stream_log",
         "stream_proxy",
         "stream_upstream",
+        "stream_ssl",
         "stream_limit_conn",
         "stream_access",
         "stream_geo",

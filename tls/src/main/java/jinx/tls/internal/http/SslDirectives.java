@@ -20,9 +20,11 @@ import jinx.kernel.spi.Slots;
 import jinx.tls.SslContext;
 
 /**
- * The directives of {@code ngx_http_ssl_module}, nginx's names, contexts, defaults and error texts.
+ * The directives of {@code ngx_http_ssl_module}, nginx's names, contexts, defaults and error texts; stream's
+ * {@code ngx_stream_ssl_module} has the same on its own contexts ({@link #directives}), as the proxy's and stream's
+ * {@code proxy_ssl_*} share {@code UpstreamSsl}.
  */
-final class SslDirectives {
+public final class SslDirectives {
 
     private static final Set<Ctx> MAIN_SRV = Set.of(HttpCtx.MAIN, HttpCtx.SRV);
 
@@ -34,49 +36,59 @@ final class SslDirectives {
     /* nginx's NGX_SSL_SESSION_CACHE minimum of a shared cache: 8 pages */
     private static final long SHARED_MIN = 8 * 4096;
 
-    static final List<Directive<?>> DIRECTIVES = List.of(
-        Directive.of("ssl_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+    static final List<Directive<?>> DIRECTIVES = directives(MAIN_SRV);
+
+    /**
+     * The table on other contexts: stream's {@code stream} and {@code server}.
+     *
+     * @param ctxs where the directives stand
+     * @return the rows, each setting an {@link SslSrvConf}
+     */
+    public static List<Directive<?>> directives(Set<Ctx> ctxs) {
+        return List.of(
+        Directive.of("ssl_certificate", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> c.certificates = add(c.certificates, path(cf))).multi()
             .syntax("file").describe("Specifies a file with the certificate in PEM format; several for several key "
                 + "types."),
-        Directive.of("ssl_certificate_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_certificate_key", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> c.certificateKeys = add(c.certificateKeys, path(cf))).multi()
             .syntax("file").describe("Specifies a file with the secret key in PEM format."),
-        Directive.of("ssl_password_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
+        Directive.of("ssl_password_file", ctxs, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
             .syntax("file").describe("Specifies a file with passphrases for secret keys, one a line."),
-        Directive.of("ssl_protocols", MAIN_SRV, Arity.ONE_MORE, SslSrvConf.class,
+        Directive.of("ssl_protocols", ctxs, Arity.ONE_MORE, SslSrvConf.class,
                 Slots.bitmask(PROTOCOLS, (SslSrvConf c, int v) -> c.protocols = v))
             .syntax("[SSLv2] [SSLv3] [TLSv1] [TLSv1.1] [TLSv1.2] [TLSv1.3]").defaults("TLSv1 TLSv1.1 TLSv1.2 TLSv1.3")
             .describe("Enables the specified protocols."),
-        Directive.of("ssl_ciphers", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_ciphers", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.str((SslSrvConf c, String v) -> c.ciphers = v))
             .syntax("ciphers").defaults("HIGH:!aNULL:!MD5")
             .describe("Specifies the enabled ciphers, in OpenSSL's format."),
-        Directive.of("ssl_prefer_server_ciphers", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_prefer_server_ciphers", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.preferServerCiphers = v ? 1 : 0))
             .syntax("on | off").defaults("off")
             .describe("Prefers the server's ciphers to the client's for TLS 1.2 and older."),
-        Directive.of("ssl_ecdh_curve", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_ecdh_curve", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.str((SslSrvConf c, String v) -> c.ecdhCurve = v))
             .syntax("curve").defaults("auto").describe("Specifies the curves for ECDHE ciphers."),
-        Directive.of("ssl_session_cache", MAIN_SRV, Arity.TAKE12, SslSrvConf.class, SslDirectives::sessionCache)
+        Directive.of("ssl_session_cache", ctxs, Arity.TAKE12, SslSrvConf.class, SslDirectives::sessionCache)
             .syntax("off | none | [builtin[:size]] [shared:name:size]").defaults("none")
             .describe("Sets the types and sizes of caches that store session parameters."),
-        Directive.of("ssl_session_timeout", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_session_timeout", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.sec((SslSrvConf c, long v) -> c.sessionTimeout = v))
             .syntax("time").defaults("5m").describe("Specifies how long a client may reuse session parameters."),
-        Directive.of("ssl_session_tickets", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_session_tickets", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.sessionTickets = v ? 1 : 0))
             .syntax("on | off").defaults("on").describe("Enables or disables session resumption through tickets."),
-        Directive.of("ssl_session_ticket_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::ticketKey)
+        Directive.of("ssl_session_ticket_key", ctxs, Arity.TAKE1, SslSrvConf.class, SslDirectives::ticketKey)
             .multi().syntax("file")
             .describe("Sets a file with the secret key that encrypts and decrypts session tickets (80 bytes)."),
-        Directive.of("ssl_buffer_size", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_buffer_size", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.size((SslSrvConf c, long v) -> c.bufferSize = v))
             .syntax("size").defaults("16k").describe("Sets the size of the buffer used for sending data."),
-        Directive.of("ssl_conf_command", MAIN_SRV, Arity.TAKE2, SslSrvConf.class,
+        Directive.of("ssl_conf_command", ctxs, Arity.TAKE2, SslSrvConf.class,
                 (cf, c) -> c.confCommands = add(add(c.confCommands, cf.arg(1)), cf.arg(2))).multi()
             .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."));
+    }
 
     private SslDirectives() {
     }
