@@ -20,8 +20,8 @@ public class SslSrvConf {
 
     static final int UNSET = -1;
 
-    List<String> certificates;
-    List<String> certificateKeys;
+    protected List<String> certificates;
+    protected List<String> certificateKeys;
     List<String> passwords;
     String passwordFile;
     int protocols = UNSET;

@@ -109,18 +109,25 @@ public final class StreamSslModule implements JinxModule, StreamModule {
     @Override
     public void preconfiguration(StreamConfig cf) throws ConfException {
         cf.addListenParameter("ssl", this::listen);
-        variable(cf, "ssl_protocol", SslIo::protocol);
-        variable(cf, "ssl_cipher", SslIo::cipher);
+        // nginx's static ones: found once the connection has TLS, handshake done or not, even when empty
+        cf.addVariable("ssl_protocol", s -> s.connection().io() instanceof SslIo io ? io.protocol() : null);
+        cf.addVariable("ssl_cipher", s -> s.connection().io() instanceof SslIo io
+            ? cipherName(io.cipher()) : null);
         variable(cf, "ssl_session_id", SslIo::sessionId);
         variable(cf, "ssl_session_reused", io -> io.sessionReused() ? "r" : ".");
         variable(cf, "ssl_server_name", SslIo::serverName);
         variable(cf, "ssl_alpn_protocol", SslIo::alpnProtocol);
     }
 
+    /** OpenSSL's {@code SSL_get_cipher_name()} of no cipher (a failed handshake's). */
+    private static String cipherName(String name) {
+        return name.isEmpty() ? "(NONE)" : name;
+    }
+
     /** nginx's {@code ngx_stream_ssl_variable()}: not found on a plain connection, nor when empty. */
     private static void variable(StreamConfig cf, String name, Function<SslIo, String> get) throws ConfException {
         cf.addVariable(name, (StreamSession s) -> {
-            if (s.connection().io() instanceof SslIo io && io.handshaked()) {
+            if (s.connection().io() instanceof SslIo io) {
                 String v = get.apply(io);
                 return v == null || v.isEmpty() ? null : v;
             }

@@ -42,11 +42,20 @@ final class StreamSslSrvConf extends SslSrvConf {
             // a server without listen ... ssl makes no context (nginx 1.22), and no server inherits from it
             return;
         }
-        super.merge(p, null);
-        if (ctx == null) {
-            // no certificate; nginx's place is in the message: that of the listen directive
-            throw ConfException.at("no \"ssl_certificate\" is defined for the \"listen ... ssl\" directive", file,
-                                   line);
+        // nginx 1.22's checks, each with the place of the listen directive in its text
+        List<String> certs = certificates != null ? certificates : p.certificates;
+        List<String> keys = certificateKeys != null ? certificateKeys : p.certificateKeys;
+        String listenAt = "the \"listen ... ssl\" directive";
+        if (certs == null) {
+            throw ConfException.at("no \"ssl_certificate\" is defined for " + listenAt, file, line);
         }
+        if (keys == null) {
+            throw ConfException.at("no \"ssl_certificate_key\" is defined for " + listenAt, file, line);
+        }
+        if (keys.size() < certs.size()) {
+            throw ConfException.at("no \"ssl_certificate_key\" is defined for certificate \""
+                + certs.get(certs.size() - 1) + "\" and " + listenAt, file, line);
+        }
+        super.merge(p, null);
     }
 }
