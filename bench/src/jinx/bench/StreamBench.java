@@ -85,6 +85,14 @@ final class StreamBench {
             f.setLength(sizeMb << 20);
         }
         Files.writeString(docroot.resolve("small"), "pong\n");
+        // the backend's workers run as nobody under a root master: the files must be theirs to read
+        for (Path p : List.of(work, docroot)) {
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        for (String f : List.of("big", "small")) {
+            Files.setPosixFilePermissions(docroot.resolve(f),
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        }
         int backendPort = freePort();
         StringBuilder table = new StringBuilder();
         try (Proxy backend = start("backend", List.of("/usr/sbin/nginx"), work.resolve("backend"), backendPort,
@@ -115,7 +123,8 @@ final class StreamBench {
             + "the harness's JVM on the same 2 cores. Large transfer: " + sizeMb + " MB read through the proxy, best "
             + "of " + rounds + "; sessions: " + threads + " clients each connecting, sending a 19-byte request and "
             + "reading the 5-byte body's response to the close, for " + duration + " s. User CPU is the proxy "
-            + "worker's (utime).\n\n" + table;
+            + "worker's (utime). Load average at the end: " + Files.readString(Path.of("/proc/loadavg")).trim()
+            + " (on 2 cores).\n\n" + table;
         System.out.println(text);
         Files.createDirectories(out);
         Files.writeString(out.resolve("stream.md"), text);
@@ -168,6 +177,9 @@ final class StreamBench {
             long u0 = user(p);
             long t0 = System.nanoTime();
             long n = exchange(p.port, big);
+            if (n < sizeMb << 20) {
+                throw new IOException(p.label + ": " + n + " bytes of the large transfer, not " + (sizeMb << 20));
+            }
             double secs = (System.nanoTime() - t0) / 1e9;
             userTicks += user(p) - u0;
             bytes += n;
