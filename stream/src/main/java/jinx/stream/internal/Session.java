@@ -37,6 +37,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
     private List<Runnable> cleanups;
     /** The PROXY protocol's source address and port, destination address and port, or null. */
     String[] proxyProtocol;
+    /** How many times {@code pass} handed this connection on before this session (nginx's pass cycle count). */
+    int passes;
     private long received;
     private String action;
     private String remoteAddr;

@@ -40,6 +40,9 @@ final class SessionHandler {
         }
         ListenOpt addr = port.find(local);
         Session s = new Session(c, block, addr);
+        if (c.data instanceof StreamPassModule.Passes p) {
+            s.passes = p.count();
+        }
         c.data = s;
         // nginx logs this before the connection's log has its handler: no context, the number in the text
         if (c.log.isEnabled(LogLevel.INFO)) {

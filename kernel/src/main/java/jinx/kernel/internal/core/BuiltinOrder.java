@@ -72,7 +72,8 @@ public final class BuiltinOrder {
         "stream_map",
         "stream_split_clients",
         "stream_return",
-        "stream_set");
+        "stream_set",
+        "stream_pass");
 
     private BuiltinOrder() {
     }
