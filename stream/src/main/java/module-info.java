@@ -22,6 +22,7 @@ module jinx.stream {
         jinx.stream.internal.StreamSplitClientsModule,
         jinx.stream.internal.StreamReturnModule,
         jinx.stream.internal.StreamSetModule,
+        jinx.stream.internal.StreamPassModule,
         jinx.stream.internal.StreamUpstreamModule,
         jinx.stream.internal.StreamProxyModule;
 }

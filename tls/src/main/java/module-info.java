@@ -3,11 +3,13 @@
  * {@code src/event/ngx_event_openssl.c} drives it, behind the kernel's {@code ConnectionIo}; and HTTPS, nginx's
  * {@code ngx_http_ssl_module}, written on the exported API of {@code jinx.http} and {@code jinx.kernel}. The API
  * package {@code jinx.tls} (contexts, the connection I/O, the handshake) needs nothing of HTTP, for the proxy and
- * stream; the {@code openssl} core module offers client TLS to them through the kernel's {@code TlsClient}, so
- * that they need not depend on this module.
+ * stream; {@code stream_ssl}, nginx's {@code ngx_stream_ssl_module}, plugs into {@code jinx.stream} through its SPI
+ * (stream needs nothing of this module); the {@code openssl} core module offers client TLS to them through the
+ * kernel's {@code TlsClient}, so that they need not depend on this module.
  */
 module jinx.tls {
     requires transitive jinx.http;
+    requires jinx.stream;
     requires org.jnrproject.ffi;
 
     exports jinx.tls;
@@ -16,5 +18,6 @@ module jinx.tls {
 
     provides jinx.kernel.spi.JinxModule with
         jinx.tls.internal.OpenSslModule,
-        jinx.tls.internal.http.HttpSslModule;
+        jinx.tls.internal.http.HttpSslModule,
+        jinx.tls.internal.stream.StreamSslModule;
 }

@@ -2,6 +2,7 @@ package jinx.stream;
 
 import jinx.kernel.Connection;
 import jinx.kernel.LogLevel;
+import jinx.kernel.spi.JinxModule;
 
 /**
  * A client's session on a stream server: nginx's {@code ngx_stream_session_t}. It lives from the accept to the
@@ -81,4 +82,32 @@ public interface StreamSession {
      * @param status the status ({@link #STATUS_OK} ...)
      */
     void finalizeSession(int status);
+
+    /**
+     * Returns whether the {@code listen} this session came through named a parameter a module registered with
+     * {@link jinx.stream.spi.StreamConfig#addListenParameter} (nginx's {@code s->ssl} for {@code listen ... ssl}).
+     * Added in SPI 1.6.
+     *
+     * @param name the parameter ({@code ssl})
+     * @return whether it was named
+     */
+    boolean listenParameter(String name);
+
+    /**
+     * Returns a module's conf of the session's server (nginx's {@code ngx_stream_get_module_srv_conf()}).
+     * Added in SPI 1.6.
+     *
+     * @param module the module, as the kernel instantiated it for this configuration
+     * @param type the conf's class
+     * @param <T> the conf's class
+     * @return the conf
+     */
+    <T> T srvConf(JinxModule module, Class<T> type);
+
+    /**
+     * Runs the phases again from the handler that answered {@code Rc.AGAIN} (nginx's
+     * {@code ngx_stream_core_run_phases()}), for a handler that waited on something of its own, e.g. the TLS
+     * handshake. Added in SPI 1.6.
+     */
+    void runPhases();
 }

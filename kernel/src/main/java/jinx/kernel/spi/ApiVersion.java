@@ -40,7 +40,9 @@ package jinx.kernel.spi;
  * UDP sessions on a shared listening socket), {@code ConnectionTakeover.processRequest} (a module's checks of a
  * request on its secured connection before the phases: nginx's client certificate verification),
  * {@code ClientConnection.evaluate} (a value with variables before a request: certificates named by
- * {@code $ssl_server_name}) and what each type or method marked "Added in SPI 1.6" says.
+ * {@code $ssl_server_name}) for a stream module outside {@code jinx.stream} (the TLS module's {@code stream_ssl}),
+ * {@code StreamConfig.addListenParameter} with {@code StreamSession.listenParameter}, {@code StreamSession.srvConf}
+ * and {@code StreamSession.runPhases}, and what each type or method marked "Added in SPI 1.6" says.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

@@ -21,6 +21,8 @@ final class ListenOpt {
     /** 0 unset, 1 on, 2 off. */
     int soKeepalive;
     boolean proxyProtocol;
+    /** The parameters modules added that this {@code listen} names ({@code ssl}). */
+    java.util.Set<String> parameters = java.util.Set.of();
 
     ListenOpt(SockAddr sockaddr) {
         this.sockaddr = sockaddr;
@@ -40,6 +42,7 @@ final class ListenOpt {
         o.reuseport = reuseport;
         o.soKeepalive = soKeepalive;
         o.proxyProtocol = proxyProtocol;
+        o.parameters = parameters;
         return o;
     }
 }

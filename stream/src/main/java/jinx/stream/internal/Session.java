@@ -43,6 +43,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
     int realipPort;
     /** The PROXY protocol's source address and port, destination address and port, or null. */
     String[] proxyProtocol;
+    /** How many times {@code pass} handed this connection on before this session (nginx's pass cycle count). */
+    int passes;
     private long received;
     private String action;
     private String remoteAddr;
@@ -108,6 +110,21 @@ final class Session implements StreamSession, SocketIo.LogContext {
         }
         int colon = t.lastIndexOf(':');
         return colon < 0 ? t : t.substring(0, colon);
+    }
+
+    @Override
+    public boolean listenParameter(String name) {
+        return addr.parameters.contains(name);
+    }
+
+    @Override
+    public <T> T srvConf(jinx.kernel.spi.JinxModule module, Class<T> type) {
+        return type.cast(cscf.ctx[block.indexOf(module)]);
+    }
+
+    @Override
+    public void runPhases() {
+        SessionHandler.runPhases(this);
     }
 
     @Override

@@ -43,6 +43,9 @@ final class SessionHandler {
         }
         ListenOpt addr = port.find(local);
         Session s = new Session(c, block, addr);
+        if (c.data instanceof StreamPassModule.Passes p) {
+            s.passes = p.count();
+        }
         c.data = s;
         if (addr.server.errorLog != null) {
             // nginx's ngx_set_connection_log(): the server's error_log from here on

@@ -39,6 +39,8 @@ final class StreamBlock implements StreamConfig {
     final EnumMap<StreamPhase, List<StreamPhaseHandler>> phases = new EnumMap<>(StreamPhase.class);
     /** The phase engine once built: the handlers before content, and the log phase's. */
     PhaseEngine engine;
+    /** The parameters of {@code listen} that modules added ({@code ssl}). */
+    final Map<String, ListenParameter> listenParameters = new java.util.HashMap<>();
 
     StreamBlock(Cycle cycle) {
         this.cycle = cycle;
@@ -93,6 +95,11 @@ final class StreamBlock implements StreamConfig {
             throw new IllegalArgumentException("a server's content handler is set with contentHandler()");
         }
         phases.get(phase).add(handler);
+    }
+
+    @Override
+    public void addListenParameter(String name, ListenParameter handler) {
+        listenParameters.put(name, handler);
     }
 
     @Override

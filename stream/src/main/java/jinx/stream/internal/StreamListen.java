@@ -38,7 +38,7 @@ final class StreamListen {
         boolean backlog = false;
         for (String v : cf.args().subList(2, cf.args().size())) {
             backlog |= v.startsWith("backlog=");
-            parameter(cf, proto, v);
+            parameter(cf, block, proto, v);
         }
         if (proto.udp) {
             if (backlog) {
@@ -68,7 +68,7 @@ final class StreamListen {
         }
     }
 
-    private static void parameter(ConfContext cf, ListenOpt o, String v) throws ConfException {
+    private static void parameter(ConfContext cf, StreamBlock block, ListenOpt o, String v) throws ConfException {
         if (v.equals("udp")) {
             o.udp = true;
         } else if (v.equals("bind")) {
@@ -96,6 +96,11 @@ final class StreamListen {
         } else if (v.equals("reuseport")) {
             o.reuseport = true;
             o.bind = true;
+        } else if (block.listenParameters.containsKey(v)) {
+            block.listenParameters.get(v).set(cf);
+            java.util.Set<String> names = new java.util.HashSet<>(o.parameters);
+            names.add(v);
+            o.parameters = java.util.Set.copyOf(names);
         } else if (v.equals("ssl")) {
             throw new ConfException("the \"ssl\" parameter requires ngx_stream_ssl_module");
         } else if (v.startsWith("so_keepalive=")) {

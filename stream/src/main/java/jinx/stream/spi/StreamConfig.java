@@ -41,6 +41,32 @@ public interface StreamConfig {
     StreamVariable variable(String name);
 
     /**
+     * Adds a parameter of {@code listen} (from {@code preconfiguration}): a {@code listen} naming it calls
+     * {@code handler} in its server's context, and the sessions it accepts answer
+     * {@link StreamSession#listenParameter} with true. nginx's {@code ngx_stream_core_listen()} knows {@code ssl}
+     * only with {@code ngx_stream_ssl_module} built in: here the TLS module adds it. Added in SPI 1.6.
+     *
+     * @param name the parameter ({@code ssl})
+     * @param handler what the {@code listen} line does besides, e.g. remember its file and line
+     */
+    void addListenParameter(String name, ListenParameter handler);
+
+    /**
+     * What a {@code listen} naming a module's parameter does in the module. Added in SPI 1.6.
+     */
+    @FunctionalInterface
+    interface ListenParameter {
+
+        /**
+         * Called for a {@code listen} line that names the parameter.
+         *
+         * @param cf the {@code listen} directive's context (its server's scope, file and line)
+         * @throws ConfException with nginx's words
+         */
+        void set(ConfContext cf) throws ConfException;
+    }
+
+    /**
      * Returns the block's configuration from a directive's context.
      *
      * @param cf the directive's context

@@ -138,7 +138,7 @@ class StreamSslIT {
         assertTrue(!jinxLog.contains("[alert]") && !jinxLog.contains("Exception"), jinxLog);
     }
 
-    private static DifferentialSite backend(String certs, int pp, int plain) throws Exception {
+    static DifferentialSite backend(String certs, int pp, int plain) throws Exception {
         return DifferentialSite.nginx("stream-ssl-backend", BACKEND.replace("%CERTS%", certs)
             .replace("%PP%", Integer.toString(pp)).replace("%PLAIN%", Integer.toString(plain)));
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import jinx.kernel.ConfException;
 import jinx.kernel.Embedded;
+import jinx.testkit.DifferentialSite;
 import jinx.tls.TestCerts;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -80,21 +81,45 @@ class TlsConfIT {
         return "events { worker_connections 64; }\nhttp {\n" + http + "\n}\n";
     }
 
+    /** Stream's: nginx's file loads the stream module in its first line, Jinx's says master_process off there. */
+    private static final List<Bad> BAD_STREAM = List.of(
+        new Bad("server {\nlisten 127.0.0.1:1 ssl;\nreturn x;\n}", 0),
+        new Bad("ssl_certificate CERTS/ec.crt;\nserver {\nlisten 127.0.0.1:1 ssl;\nreturn x;\n}", 0),
+        new Bad("ssl_certificate CERTS/none.crt; ssl_certificate_key CERTS/ec.key;\n"
+            + "server {\nlisten 127.0.0.1:1 ssl;\nreturn x;\n}", 0),
+        new Bad("ssl_certificate CERTS/ec.crt; ssl_certificate_key CERTS/other.key;\n"
+            + "server {\nlisten 127.0.0.1:1 ssl;\nreturn x;\n}", 0),
+        new Bad("server {\nlisten 127.0.0.1:1;\nssl_alpn foo;\nssl_alpn bar;\n}", 6),
+        new Bad("server {\nlisten 127.0.0.1:1;\nssl_handshake_timeout x;\n}", 5),
+        new Bad("ssl_protocols TLSv9;", 3));
+
+    private static String streamFile(String stream) {
+        return "events { worker_connections 64; }\nstream {\n" + stream + "\n}\n";
+    }
+
     private String jinx(Path run, String http) throws Exception {
+        return jinxText(run, file(http));
+    }
+
+    private String jinxText(Path run, String content) throws Exception {
         Files.createDirectories(run.resolve("logs"));
         Path conf = run.resolve("test.conf");
-        Files.writeString(conf, "master_process off;\n" + file(http), StandardCharsets.ISO_8859_1);
+        Files.writeString(conf, "master_process off;\n" + content, StandardCharsets.ISO_8859_1);
         ConfException e = assertThrows(ConfException.class, () -> {
             try (Embedded em = Embedded.builder(run).confFile(conf).build()) {
                 em.start();
             }
-        }, http);
+        }, content);
         return e.getMessage().replace(conf.toString(), "FILE");
     }
 
     private static String nginx(Path run, String http) throws Exception {
+        return nginxText(run, file(http));
+    }
+
+    private static String nginxText(Path run, String content) throws Exception {
         Path conf = run.resolve("nginx.conf");
-        Files.writeString(conf, file(http), StandardCharsets.ISO_8859_1);
+        Files.writeString(conf, content, StandardCharsets.ISO_8859_1);
         Process p = new ProcessBuilder("/usr/sbin/nginx", "-t", "-p", run + "/", "-c", conf.toString(), "-e",
             run.resolve("error.log").toString(), "-g", "pid " + run.resolve("n.pid") + "; error_log "
             + run.resolve("error.log") + ";").redirectErrorStream(true).start();
@@ -137,6 +162,27 @@ class TlsConfIT {
             } else {
                 // nginx logs OpenSSL's failures without a place (ngx_ssl_error()); Jinx names the server's
                 assertEquals(expected, got.replaceFirst(" in FILE:\\d+$", ""), http);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void streamErrorsAreNginxsWordForWord() throws Exception {
+        assumeTrue(DifferentialSite.nginxStreamAvailable(), "nginx's stream module is not installed (.ci/run does)");
+        TestCerts certs = TestCerts.make(Files.createDirectories(dir.resolve("certs")));
+        int i = 0;
+        for (Bad bad : BAD_STREAM) {
+            String stream = bad.http().replace("CERTS", certs.dir.toAbsolutePath().toString());
+            Path run = Files.createDirectories(dir.resolve("stream" + i++));
+            String expected = nginxText(run, "load_module " + DifferentialSite.STREAM_SO + ";\n" + streamFile(stream));
+            String got = jinxText(run, streamFile(stream));
+            if (bad.line() > 0 || expected.contains(" directive in FILE:")) {
+                // the same lines in both files: the place is nginx's, in the message or after it
+                assertEquals(expected, got, stream);
+            } else {
+                // nginx logs what the merge finds without a place; Jinx names where the block is
+                assertEquals(expected, got.replaceFirst(" in FILE:\\d+$", ""), stream);
             }
         }
     }

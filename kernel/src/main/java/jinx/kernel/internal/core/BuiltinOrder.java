@@ -66,6 +66,7 @@ public final class BuiltinOrder {
         "stream_log",
         "stream_proxy",
         "stream_upstream",
+        "stream_ssl",
         "stream_realip",
         "stream_limit_conn",
         "stream_access",
@@ -73,7 +74,8 @@ public final class BuiltinOrder {
         "stream_map",
         "stream_split_clients",
         "stream_return",
-        "stream_set");
+        "stream_set",
+        "stream_pass");
 
     private BuiltinOrder() {
     }

@@ -23,9 +23,11 @@ import jinx.kernel.spi.Slots;
 import jinx.tls.SslContext;
 
 /**
- * The directives of {@code ngx_http_ssl_module}, nginx's names, contexts, defaults and error texts.
+ * The directives of {@code ngx_http_ssl_module}, nginx's names, contexts, defaults and error texts; stream's
+ * {@code ngx_stream_ssl_module} has the same on its own contexts ({@link #directives}), as the proxy's and stream's
+ * {@code proxy_ssl_*} share {@code UpstreamSsl}.
  */
-final class SslDirectives {
+public final class SslDirectives {
 
     private static final Set<Ctx> MAIN_SRV = Set.of(HttpCtx.MAIN, HttpCtx.SRV);
 
@@ -40,8 +42,17 @@ final class SslDirectives {
     /* nginx's NGX_SSL_SESSION_CACHE minimum of a shared cache: 8 pages */
     private static final long SHARED_MIN = 8 * 4096;
 
-    static final List<Directive<?>> DIRECTIVES = List.of(
-        Directive.of("ssl_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+    static final List<Directive<?>> DIRECTIVES = directives(MAIN_SRV);
+
+    /**
+     * The table on other contexts: stream's {@code stream} and {@code server}.
+     *
+     * @param ctxs where the directives stand
+     * @return the rows, each setting an {@link SslSrvConf}
+     */
+    public static List<Directive<?>> directives(Set<Ctx> ctxs) {
+        return List.of(
+        Directive.of("ssl_certificate", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> {
                     c.certificates = add(c.certificates, path(cf));
                     c.certificateValues = addValue(c.certificateValues, cf);
@@ -49,89 +60,90 @@ final class SslDirectives {
                 }).multi()
             .syntax("file").describe("Specifies a file with the certificate in PEM format; several for several key "
                 + "types. Variables name the file per handshake ($ssl_server_name), loaded each time."),
-        Directive.of("ssl_certificate_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_certificate_key", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> {
                     c.certificateKeys = add(c.certificateKeys, path(cf));
                     c.certificateKeyValues = addValue(c.certificateKeyValues, cf);
                 }).multi()
             .syntax("file").describe("Specifies a file with the secret key in PEM format."),
-        Directive.of("ssl_password_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
+        Directive.of("ssl_password_file", ctxs, Arity.TAKE1, SslSrvConf.class, SslDirectives::passwordFile)
             .syntax("file").describe("Specifies a file with passphrases for secret keys, one a line."),
-        Directive.of("ssl_protocols", MAIN_SRV, Arity.ONE_MORE, SslSrvConf.class,
+        Directive.of("ssl_protocols", ctxs, Arity.ONE_MORE, SslSrvConf.class,
                 Slots.bitmask(PROTOCOLS, (SslSrvConf c, int v) -> c.protocols = v))
             .syntax("[SSLv2] [SSLv3] [TLSv1] [TLSv1.1] [TLSv1.2] [TLSv1.3]").defaults("TLSv1 TLSv1.1 TLSv1.2 TLSv1.3")
             .describe("Enables the specified protocols."),
-        Directive.of("ssl_ciphers", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_ciphers", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.str((SslSrvConf c, String v) -> c.ciphers = v))
             .syntax("ciphers").defaults("HIGH:!aNULL:!MD5")
             .describe("Specifies the enabled ciphers, in OpenSSL's format."),
-        Directive.of("ssl_prefer_server_ciphers", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_prefer_server_ciphers", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.preferServerCiphers = v ? 1 : 0))
             .syntax("on | off").defaults("off")
             .describe("Prefers the server's ciphers to the client's for TLS 1.2 and older."),
-        Directive.of("ssl_ecdh_curve", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_ecdh_curve", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.str((SslSrvConf c, String v) -> c.ecdhCurve = v))
             .syntax("curve").defaults("auto").describe("Specifies the curves for ECDHE ciphers."),
-        Directive.of("ssl_session_cache", MAIN_SRV, Arity.TAKE12, SslSrvConf.class, SslDirectives::sessionCache)
+        Directive.of("ssl_session_cache", ctxs, Arity.TAKE12, SslSrvConf.class, SslDirectives::sessionCache)
             .syntax("off | none | [builtin[:size]] [shared:name:size]").defaults("none")
             .describe("Sets the types and sizes of caches that store session parameters."),
-        Directive.of("ssl_session_timeout", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_session_timeout", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.sec((SslSrvConf c, long v) -> c.sessionTimeout = v))
             .syntax("time").defaults("5m").describe("Specifies how long a client may reuse session parameters."),
-        Directive.of("ssl_session_tickets", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_session_tickets", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.sessionTickets = v ? 1 : 0))
             .syntax("on | off").defaults("on").describe("Enables or disables session resumption through tickets."),
-        Directive.of("ssl_session_ticket_key", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, SslDirectives::ticketKey)
+        Directive.of("ssl_session_ticket_key", ctxs, Arity.TAKE1, SslSrvConf.class, SslDirectives::ticketKey)
             .multi().syntax("file")
             .describe("Sets a file with the secret key that encrypts and decrypts session tickets (80 bytes)."),
-        Directive.of("ssl_buffer_size", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_buffer_size", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.size((SslSrvConf c, long v) -> c.bufferSize = v))
             .syntax("size").defaults("16k").describe("Sets the size of the buffer used for sending data."),
-        Directive.of("ssl_conf_command", MAIN_SRV, Arity.TAKE2, SslSrvConf.class,
+        Directive.of("ssl_conf_command", ctxs, Arity.TAKE2, SslSrvConf.class,
                 (cf, c) -> c.confCommands = add(add(c.confCommands, cf.arg(1)), cf.arg(2))).multi()
             .syntax("name value").describe("Sets arbitrary OpenSSL configuration commands."),
-        Directive.of("ssl_verify_client", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_verify_client", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.oneOf(VERIFY, (SslSrvConf c, Integer v) -> c.verify = v))
             .syntax("on | off | optional | optional_no_ca").defaults("off")
             .describe("Enables verification of client certificates; the result is in $ssl_client_verify."),
-        Directive.of("ssl_verify_depth", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_verify_depth", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.number((SslSrvConf c, int v) -> c.verifyDepth = v))
             .syntax("number").defaults("1").describe("Sets the verification depth in the client certificates chain."),
-        Directive.of("ssl_client_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_client_certificate", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> c.clientCertificate = path(cf))
             .syntax("file").describe("Specifies a file with trusted CA certificates in PEM format used to verify "
                 + "client certificates, and sent to clients."),
-        Directive.of("ssl_trusted_certificate", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_trusted_certificate", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> c.trustedCertificate = path(cf))
             .syntax("file").describe("Specifies a file with trusted CA certificates in PEM format used to verify "
                 + "client certificates, not sent to clients."),
-        Directive.of("ssl_crl", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.crl = path(cf))
+        Directive.of("ssl_crl", ctxs, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.crl = path(cf))
             .syntax("file").describe("Specifies a file with revoked certificates (CRL) in PEM format used to verify "
                 + "client certificates."),
-        Directive.of("ssl_dhparam", MAIN_SRV, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.dhparam = path(cf))
+        Directive.of("ssl_dhparam", ctxs, Arity.TAKE1, SslSrvConf.class, (cf, c) -> c.dhparam = path(cf))
             .syntax("file").describe("Specifies a file with DH parameters for DHE ciphers."),
-        Directive.of("ssl_reject_handshake", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_reject_handshake", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.rejectHandshake = v ? 1 : 0))
             .syntax("on | off").defaults("off")
             .describe("Rejects SSL handshakes in the server block (the unrecognized_name alert)."),
-        Directive.of("ssl_stapling", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_stapling", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.stapling = v ? 1 : 0))
             .syntax("on | off").defaults("off").describe("Enables stapling of OCSP responses by the server; in Jinx "
                 + "from ssl_stapling_file only (fetching from the responder needs the resolver, not done yet)."),
-        Directive.of("ssl_stapling_file", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_stapling_file", ctxs, Arity.TAKE1, SslSrvConf.class,
                 (cf, c) -> c.staplingFile = path(cf))
             .syntax("file").describe("Sets the file (DER) of the OCSP response stapled instead of querying the "
                 + "responder."),
-        Directive.of("ssl_stapling_responder", MAIN_SRV, Arity.TAKE1, SslSrvConf.class,
+        Directive.of("ssl_stapling_responder", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.str((SslSrvConf c, String v) -> c.staplingResponder = v))
             .syntax("url").describe("Overrides the URL of the OCSP responder (accepted; fetching is not done yet)."),
-        Directive.of("ssl_stapling_verify", MAIN_SRV, Arity.FLAG, SslSrvConf.class,
+        Directive.of("ssl_stapling_verify", ctxs, Arity.FLAG, SslSrvConf.class,
                 Slots.flag((SslSrvConf c, boolean v) -> c.staplingVerify = v ? 1 : 0))
             .syntax("on | off").defaults("off")
             .describe("Enables verification of fetched OCSP responses (accepted; fetching is not done yet)."),
-        Directive.of("ssl_early_data", MAIN_SRV, Arity.FLAG, SslSrvConf.class, SslDirectives::earlyData)
+        Directive.of("ssl_early_data", ctxs, Arity.FLAG, SslSrvConf.class, SslDirectives::earlyData)
             .syntax("on | off").defaults("off").describe("Enables TLS 1.3 early data; Jinx does not read early data "
                 + "yet and says so, as nginx on a library without it ($ssl_early_data stays empty)."));
+    }
 
     private SslDirectives() {
     }

@@ -16,13 +16,15 @@ import jinx.tls.SslIo;
 /**
  * A server's TLS settings: nginx's {@code ngx_http_ssl_srv_conf_t}, with its defaults and
  * {@code ngx_http_ssl_merge_srv_conf()}, which makes the server's {@link SslContext} when it has certificates.
+ * Stream's {@code ngx_stream_ssl_conf_t} is the same with a few fields more: {@code StreamSslSrvConf} extends it,
+ * so that one table ({@link SslDirectives#directives}) and one merge serve both.
  */
-final class SslSrvConf {
+public class SslSrvConf {
 
     static final int UNSET = -1;
 
-    List<String> certificates;
-    List<String> certificateKeys;
+    protected List<String> certificates;
+    protected List<String> certificateKeys;
     /* the same, compiled: with variables the files are chosen per handshake (nginx's certificate_values) */
     List<ComplexValue> certificateValues;
     List<ComplexValue> certificateKeyValues;
@@ -54,10 +56,24 @@ final class SslSrvConf {
     String staplingFile;
     String staplingResponder;
 
-    /** The server's context, made by {@link #merge} when the server has certificates; null otherwise. */
-    SslContext ctx;
+    /** The protocols ALPN chooses from: HTTP's; stream's {@code ssl_alpn}, or null for no ALPN. */
+    protected List<String> alpn = List.of("http/1.1", "http/1.0", "http/0.9");
 
-    void merge(SslSrvConf p, ServerNamer namer) throws ConfException {
+    /** The server's context, made by {@link #merge} when the server has certificates; null otherwise. */
+    public SslContext ctx;
+
+    /** Makes an unset conf. */
+    public SslSrvConf() {
+    }
+
+    /**
+     * Merges with the parent's and makes the context where there are certificates.
+     *
+     * @param p the parent's
+     * @param namer what the TLS server name selects, or null for nothing (stream)
+     * @throws ConfException nginx's texts
+     */
+    public void merge(SslSrvConf p, ServerNamer namer) throws ConfException {
         if (certificates == null) {
             certificates = p.certificates;
             certificateValues = p.certificateValues;
@@ -169,8 +185,12 @@ final class SslSrvConf {
             if (rejectHandshake == 1) {
                 c.rejectHandshake();
             }
-            c.alpn(List.of("http/1.1", "http/1.0", "http/0.9"));
-            c.serverName(namer::select);
+            if (alpn != null) {
+                c.alpn(alpn);
+            }
+            if (namer != null) {
+                c.serverName(namer::select);
+            }
             return c;
         } catch (SslException e) {
             c.close();
@@ -232,7 +252,14 @@ final class SslSrvConf {
 
     /** What the server name selects: the HTTP server by that name, and its context. */
     @FunctionalInterface
-    interface ServerNamer {
+    public interface ServerNamer {
+        /**
+         * Selects by the name.
+         *
+         * @param io the connection's TLS
+         * @param name the name the client sent
+         * @return the context to switch to, or null to keep the connection's
+         */
         SslContext select(SslIo io, String name);
     }
 }
