@@ -4,11 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.function.Function;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.SharedZone;
+import jinx.tls.SharedSessionCache;
 import jinx.tls.SslContext;
 import jinx.tls.SslException;
 import jinx.tls.SslIo;
+import jinx.tls.TicketKeys;
 
 /**
  * A server's TLS settings: nginx's {@code ngx_http_ssl_srv_conf_t}, with its defaults and
@@ -27,6 +31,8 @@ final class SslSrvConf {
     int preferServerCiphers = UNSET;
     String ecdhCurve;
     int sessionCache = UNSET - 100;
+    /** {@code ssl_session_cache shared:}'s zone, or null. */
+    SharedZone sharedCache;
     long sessionTimeout = UNSET;
     int sessionTickets = UNSET;
     List<byte[]> ticketKeys;
@@ -36,7 +42,8 @@ final class SslSrvConf {
     /** The server's context, made by {@link #merge} when the server has certificates; null otherwise. */
     SslContext ctx;
 
-    void merge(SslSrvConf p, ServerNamer namer) throws ConfException {
+    void merge(SslSrvConf p, ServerNamer namer, Function<SharedZone, SharedSessionCache> caches)
+        throws ConfException {
         certificates = certificates != null ? certificates : p.certificates;
         certificateKeys = certificateKeys != null ? certificateKeys : p.certificateKeys;
         passwords = passwords != null ? passwords : p.passwords;
@@ -48,6 +55,7 @@ final class SslSrvConf {
         ecdhCurve = ecdhCurve != null ? ecdhCurve : p.ecdhCurve != null ? p.ecdhCurve : "auto";
         sessionCache = sessionCache != UNSET - 100 ? sessionCache
             : p.sessionCache != UNSET - 100 ? p.sessionCache : SslContext.CACHE_NONE;
+        sharedCache = sharedCache != null ? sharedCache : p.sharedCache;
         sessionTimeout = sessionTimeout != UNSET ? sessionTimeout : p.sessionTimeout != UNSET ? p.sessionTimeout : 300;
         sessionTickets = sessionTickets != UNSET ? sessionTickets : p.sessionTickets != UNSET ? p.sessionTickets : 1;
         ticketKeys = ticketKeys != null ? ticketKeys : p.ticketKeys;
@@ -62,10 +70,12 @@ final class SslSrvConf {
             throw new ConfException("no \"ssl_certificate_key\" is defined for certificate \""
                                     + certificates.get(certificateKeys == null ? 0 : certificateKeys.size()) + "\"");
         }
-        ctx = context(namer);
+        boolean shared = sharedCache != null && sessionCache != SslContext.CACHE_OFF
+            && sessionCache != SslContext.CACHE_NONE;
+        ctx = context(namer, shared ? caches.apply(sharedCache) : null);
     }
 
-    private SslContext context(ServerNamer namer) throws ConfException {
+    private SslContext context(ServerNamer namer, SharedSessionCache cache) throws ConfException {
         SslContext c;
         try {
             c = SslContext.server(protocols);
@@ -80,10 +90,16 @@ final class SslSrvConf {
             c.ciphers(ciphers, preferServerCiphers == 1);
             c.ecdhCurve(ecdhCurve);
             c.sessionCache(sessionCache, sessionTimeout, sessionContext());
+            if (cache != null) {
+                c.sharedSessionCache(cache, sessionTimeout);
+            }
             if (sessionTickets == 0) {
                 c.noTickets();
             } else if (ticketKeys != null) {
-                c.ticketKey(ticketKeys.get(0));
+                c.ticketKeys(new TicketKeys(ticketKeys));
+            } else if (cache != null) {
+                // the key every worker finds in the zone, kept across reloads (nginx 1.23.2 keeps its keys there)
+                c.ticketKeys(new TicketKeys(cache::ticketKey));
             }
             if (confCommands != null) {
                 c.confCommands(confCommands);
