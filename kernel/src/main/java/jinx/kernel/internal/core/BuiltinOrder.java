@@ -71,7 +71,8 @@ public final class BuiltinOrder {
         "stream_map",
         "stream_split_clients",
         "stream_return",
-        "stream_set");
+        "stream_set",
+        "stream_ssl_preread");
 
     private BuiltinOrder() {
     }
