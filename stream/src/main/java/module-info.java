@@ -20,6 +20,7 @@ module jinx.stream {
         jinx.stream.internal.StreamGeoModule,
         jinx.stream.internal.StreamMapModule,
         jinx.stream.internal.StreamSplitClientsModule,
+        jinx.stream.internal.StreamSslPrereadModule,
         jinx.stream.internal.StreamReturnModule,
         jinx.stream.internal.StreamSetModule,
         jinx.stream.internal.StreamPassModule,

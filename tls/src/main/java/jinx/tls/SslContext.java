@@ -38,6 +38,8 @@ public final class SslContext implements AutoCloseable {
     public static final int CACHE_OFF = -2;
     /** {@code ssl_session_cache none}: nginx's {@code NGX_SSL_NONE_SCACHE}. */
     public static final int CACHE_NONE = -3;
+    /** A shared cache alone, without OpenSSL's own: nginx's {@code NGX_SSL_NO_BUILTIN_SCACHE}. */
+    public static final int CACHE_NO_BUILTIN = -4;
     /** {@code builtin} without a size: nginx's {@code NGX_SSL_DFLT_BUILTIN_SCACHE}. */
     public static final int CACHE_BUILTIN_DEFAULT = -5;
 
@@ -50,6 +52,9 @@ public final class SslContext implements AutoCloseable {
     private SslCallbacks.WithArg statusStub;
     private SslCallbacks.WithArg certificateStub;
     private boolean rejectHandshake;
+    /** The shared session cache's callbacks, held while the context lives. */
+    private Object sharedCallbacks;
+    private TicketKeys ticketKeys;
     private final boolean client;
     /** A client context's sessions to offer again, kept per key (peer): nginx's {@code peer->ssl_session}. */
     private ClientSessions sessions;
@@ -241,7 +246,8 @@ public final class SslContext implements AutoCloseable {
      * Sets the session cache: nginx's {@code ngx_ssl_session_cache()} for {@code off}, {@code none} and
      * {@code builtin[:size]}, and the sessions' lifetime.
      *
-     * @param builtin {@link #CACHE_OFF}, {@link #CACHE_NONE}, {@link #CACHE_BUILTIN_DEFAULT} or a size in sessions
+     * @param builtin {@link #CACHE_OFF}, {@link #CACHE_NONE}, {@link #CACHE_BUILTIN_DEFAULT},
+     *     {@link #CACHE_NO_BUILTIN} or a size in sessions
      * @param timeoutSeconds {@code ssl_session_timeout}
      * @param sessionContext bytes telling this server's sessions apart (at most 32)
      */
@@ -261,6 +267,10 @@ public final class SslContext implements AutoCloseable {
             lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_SESS_CACHE_MODE, OpenSsl.SSL_SESS_CACHE_SERVER
                              | OpenSsl.SSL_SESS_CACHE_NO_AUTO_CLEAR | 0x200, 0);
             lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_SESS_CACHE_SIZE, 1, 0);
+        } else if (builtin == CACHE_NO_BUILTIN) {
+            // the shared cache alone: SSL_SESS_CACHE_NO_INTERNAL (ssl.h:696)
+            lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_SESS_CACHE_MODE, OpenSsl.SSL_SESS_CACHE_SERVER
+                             | OpenSsl.SSL_SESS_CACHE_NO_INTERNAL, 0);
         } else {
             lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_SESS_CACHE_MODE, OpenSsl.SSL_SESS_CACHE_SERVER, 0);
             if (builtin != CACHE_BUILTIN_DEFAULT) {
@@ -278,22 +288,28 @@ public final class SslContext implements AutoCloseable {
     }
 
     /**
-     * Sets the ticket keys: nginx's {@code ngx_ssl_session_ticket_keys()} for 80-byte key files, the first key
-     * encrypting ({@code SSL_CTX_set_tlsext_ticket_keys}, which OpenSSL takes as 16 bytes of name, 32 of HMAC
-     * secret and 32 of AES key: nginx's layout of an 80-byte file).
+     * Sets the ticket keys: nginx's {@code ngx_ssl_session_ticket_keys()} ({@code ssl_session_ticket_key} files,
+     * 48 or 80 bytes each), or the key a shared session cache keeps. The context holds them and frees them when it
+     * is closed.
      *
-     * @param key the first key file's 80 bytes
-     * @throws SslException when OpenSSL refuses it
+     * @param keys the keys
+     * @throws SslException when OpenSSL refuses the callback
      */
-    public void ticketKey(byte[] key) throws SslException {
-        OpenSsl.clearErrors();
-        try (NativeMemory m = new NativeMemory()) {
-            long k = m.allocate(key.length);
-            NativeMemory.put(k, key, 0, key.length);
-            if (lib.SSL_CTX_ctrl(ctx, OpenSsl.SSL_CTRL_SET_TLSEXT_TICKET_KEYS, key.length, k) != 1) {
-                throw new SslException(OpenSsl.error("SSL_CTX_set_tlsext_ticket_keys() failed"));
-            }
-        }
+    public void ticketKeys(TicketKeys keys) throws SslException {
+        keys.install(ctx);
+        ticketKeys = keys;
+    }
+
+    /**
+     * Keeps the server's sessions in a shared zone as well as, or instead of, OpenSSL's cache (nginx's
+     * {@code ngx_ssl_session_cache()} with a {@code shm_zone}); called after {@link #sessionCache}, whose
+     * {@link #CACHE_NO_BUILTIN} leaves the shared cache alone.
+     *
+     * @param cache the shared cache
+     * @param timeoutSeconds {@code ssl_session_timeout}
+     */
+    public void sharedSessionCache(SharedSessionCache cache, long timeoutSeconds) {
+        sharedCallbacks = cache.install(ctx, timeoutSeconds);
     }
 
     /**
@@ -494,6 +510,9 @@ public final class SslContext implements AutoCloseable {
         if (ctx != 0) {
             lib.SSL_CTX_free(ctx);
             ctx = 0;
+            if (ticketKeys != null) {
+                ticketKeys.close();
+            }
         }
     }
 

@@ -30,6 +30,8 @@ final class Session implements StreamSession, SocketIo.LogContext {
     int phaseHandler;
     /** The preread buffer (nginx's {@code c->buffer}), or null. */
     ByteBuffer preread;
+    /** What {@code ssl_preread} read of the ClientHello, or null. */
+    SslPreread sslPreread;
     /** The proxy of this session, or null: its part of the log context and of the variables. */
     StreamProxy upstream;
     /** The upstream tries, for the {@code $upstream_*} variables. */

@@ -75,6 +75,7 @@ public final class BuiltinOrder {
         "stream_split_clients",
         "stream_return",
         "stream_set",
+        "stream_ssl_preread",
         "stream_pass");
 
     private BuiltinOrder() {

@@ -1,7 +1,9 @@
 package jinx.tls.internal.http;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import jinx.http.HttpRequest;
 import jinx.http.spi.HttpConfKey;
@@ -15,6 +17,7 @@ import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 import jinx.tls.PeerCertificate;
+import jinx.tls.SharedSessionCache;
 import jinx.tls.SslContext;
 import jinx.tls.SslIo;
 
@@ -35,6 +38,8 @@ public final class HttpSslModule implements JinxModule, HttpModule {
     private HttpsHandshake handshake;
     /** The contexts this configuration made, freed with it (nginx's pool cleanup of {@code ngx_ssl_cleanup_ctx}). */
     private final List<SslContext> contexts = new ArrayList<>();
+    /** The shared session caches of this configuration, by zone name (several servers may share one). */
+    private final Map<String, SharedSessionCache> caches = new HashMap<>();
 
     /** Instantiated by the kernel, once per configuration. */
     public HttpSslModule() {
@@ -125,9 +130,18 @@ public final class HttpSslModule implements JinxModule, HttpModule {
     @Override
     public void mergeSrvConf(Object parent, Object child) throws ConfException {
         SslSrvConf conf = key.cast(child);
-        conf.merge(key.cast(parent), handshake::serverName);
+        conf.merge(key.cast(parent), handshake::serverName,
+                   zone -> caches.computeIfAbsent(zone.name(), n -> new SharedSessionCache(zone)));
         if (conf.ctx != null) {
             contexts.add(conf.ctx);
+        }
+    }
+
+    /** The master, once the shared memory is there: each shared session cache's table (nginx's zone init). */
+    @Override
+    public void initModule(Cycle cycle) {
+        for (SharedSessionCache c : caches.values()) {
+            c.init();
         }
     }
 

@@ -13,6 +13,7 @@ import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.kernel.ConfException;
 import jinx.kernel.LogLevel;
+import jinx.kernel.SharedZone;
 import jinx.kernel.TlsClient;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
@@ -21,6 +22,7 @@ import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.Slots;
 import jinx.tls.SslContext;
+import jinx.tls.TicketKeys;
 
 /**
  * The directives of {@code ngx_http_ssl_module}, nginx's names, contexts, defaults and error texts; stream's
@@ -94,7 +96,8 @@ public final class SslDirectives {
             .syntax("on | off").defaults("on").describe("Enables or disables session resumption through tickets."),
         Directive.of("ssl_session_ticket_key", ctxs, Arity.TAKE1, SslSrvConf.class, SslDirectives::ticketKey)
             .multi().syntax("file")
-            .describe("Sets a file with the secret key that encrypts and decrypts session tickets (80 bytes)."),
+            .describe("Sets a file with the secret key that encrypts and decrypts session tickets (48 or 80 "
+                + "bytes); the first encrypts."),
         Directive.of("ssl_buffer_size", ctxs, Arity.TAKE1, SslSrvConf.class,
                 Slots.size((SslSrvConf c, long v) -> c.bufferSize = v))
             .syntax("size").defaults("16k").describe("Sets the size of the buffer used for sending data."),
@@ -188,18 +191,18 @@ public final class SslDirectives {
                 }
                 c.sessionCache = n;
             } else if (v.startsWith("shared:")) {
-                shared(v);
-                // one cache per worker until the shared zone is in: the builtin one (OpenSSL's, in this process)
-                if (c.sessionCache == SslSrvConf.UNSET - 100) {
-                    c.sessionCache = SslContext.CACHE_BUILTIN_DEFAULT;
-                }
+                c.sharedCache = shared(cf, v);
             } else {
                 throw invalidCache(v);
             }
         }
+        if (c.sharedCache != null && c.sessionCache == SslSrvConf.UNSET - 100) {
+            c.sessionCache = SslContext.CACHE_NO_BUILTIN;
+        }
     }
 
-    private static void shared(String v) throws ConfException {
+    /** {@code shared:name:size}: the zone, declared in the cycle under this module's tag. */
+    private static SharedZone shared(ConfContext cf, String v) throws ConfException {
         int colon = v.indexOf(':', 7);
         if (colon < 0 || colon == 7) {
             throw invalidCache(v);
@@ -211,6 +214,7 @@ public final class SslDirectives {
         if (size < SHARED_MIN) {
             throw new ConfException("session cache \"" + v + "\" is too small");
         }
+        return cf.cycle().sharedZone(v.substring(7, colon), size, HttpSslModule.NAME);
     }
 
     private static ConfException invalidCache(String v) {
@@ -228,7 +232,7 @@ public final class SslDirectives {
         }
     }
 
-    /** nginx's {@code ngx_ssl_session_ticket_keys()}: 80-byte files (48-byte ones are not supported yet). */
+    /** nginx's {@code ngx_ssl_session_ticket_keys()}: files of 48 or 80 bytes. */
     private static void ticketKey(ConfContext cf, SslSrvConf c) throws ConfException {
         Path file = cf.resolveConf(cf.arg(1));
         byte[] key;
@@ -237,8 +241,8 @@ public final class SslDirectives {
         } catch (IOException e) {
             throw new ConfException("open() \"" + file + "\" failed (2: No such file or directory)");
         }
-        if (key.length != 80) {
-            throw new ConfException("\"" + file + "\" must be 80 bytes");
+        if (!TicketKeys.validSize(key.length)) {
+            throw new ConfException("\"" + file + "\" must be 48 or 80 bytes");
         }
         if (c.ticketKeys == null) {
             c.ticketKeys = new ArrayList<>();

@@ -5,13 +5,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import jinx.http.ClientConnection;
 import jinx.http.spi.ComplexValue;
 import jinx.kernel.ConfException;
+import jinx.kernel.SharedZone;
+import jinx.tls.SharedSessionCache;
 import jinx.tls.SslContext;
 import jinx.tls.SslException;
 import jinx.tls.SslIo;
+import jinx.tls.TicketKeys;
 
 /**
  * A server's TLS settings: nginx's {@code ngx_http_ssl_srv_conf_t}, with its defaults and
@@ -37,6 +41,8 @@ public class SslSrvConf {
     int preferServerCiphers = UNSET;
     String ecdhCurve;
     int sessionCache = UNSET - 100;
+    /** {@code ssl_session_cache shared:}'s zone, or null. */
+    SharedZone sharedCache;
     long sessionTimeout = UNSET;
     int sessionTickets = UNSET;
     List<byte[]> ticketKeys;
@@ -71,9 +77,11 @@ public class SslSrvConf {
      *
      * @param p the parent's
      * @param namer what the TLS server name selects, or null for nothing (stream)
+     * @param caches the configuration's shared session cache for a zone ({@code ssl_session_cache shared:})
      * @throws ConfException nginx's texts
      */
-    public void merge(SslSrvConf p, ServerNamer namer) throws ConfException {
+    public void merge(SslSrvConf p, ServerNamer namer, Function<SharedZone, SharedSessionCache> caches)
+        throws ConfException {
         if (certificates == null) {
             certificates = p.certificates;
             certificateValues = p.certificateValues;
@@ -92,6 +100,7 @@ public class SslSrvConf {
         ecdhCurve = ecdhCurve != null ? ecdhCurve : p.ecdhCurve != null ? p.ecdhCurve : "auto";
         sessionCache = sessionCache != UNSET - 100 ? sessionCache
             : p.sessionCache != UNSET - 100 ? p.sessionCache : SslContext.CACHE_NONE;
+        sharedCache = sharedCache != null ? sharedCache : p.sharedCache;
         sessionTimeout = sessionTimeout != UNSET ? sessionTimeout : p.sessionTimeout != UNSET ? p.sessionTimeout : 300;
         sessionTickets = sessionTickets != UNSET ? sessionTickets : p.sessionTickets != UNSET ? p.sessionTickets : 1;
         ticketKeys = ticketKeys != null ? ticketKeys : p.ticketKeys;
@@ -101,7 +110,7 @@ public class SslSrvConf {
         mergeVerify(p);
         if (certificates == null) {
             if (rejectHandshake == 1) {
-                ctx = context(namer);
+                ctx = context(namer, null);
             }
             return;
         }
@@ -110,7 +119,9 @@ public class SslSrvConf {
             throw new ConfException("no \"ssl_certificate_key\" is defined for certificate \""
                                     + certificates.get(certificateKeys == null ? 0 : certificateKeys.size()) + "\"");
         }
-        ctx = context(namer);
+        boolean shared = sharedCache != null && sessionCache != SslContext.CACHE_OFF
+            && sessionCache != SslContext.CACHE_NONE;
+        ctx = context(namer, shared && caches != null ? caches.apply(sharedCache) : null);
     }
 
     private void mergeVerify(SslSrvConf p) {
@@ -150,7 +161,7 @@ public class SslSrvConf {
         }
     }
 
-    private SslContext context(ServerNamer namer) throws ConfException {
+    private SslContext context(ServerNamer namer, SharedSessionCache cache) throws ConfException {
         SslContext c;
         try {
             c = SslContext.server(protocols);
@@ -170,10 +181,16 @@ public class SslSrvConf {
             verification(c);
             c.ecdhCurve(ecdhCurve);
             c.sessionCache(sessionCache, sessionTimeout, sessionContext());
+            if (cache != null) {
+                c.sharedSessionCache(cache, sessionTimeout);
+            }
             if (sessionTickets == 0) {
                 c.noTickets();
             } else if (ticketKeys != null) {
-                c.ticketKey(ticketKeys.get(0));
+                c.ticketKeys(new TicketKeys(ticketKeys));
+            } else if (cache != null) {
+                // the key every worker finds in the zone, kept across reloads (nginx 1.23.2 keeps its keys there)
+                c.ticketKeys(new TicketKeys(cache::ticketKey));
             }
             if (stapling == 1 && staplingFile != null) {
                 // without a file nginx fetches the response from the responder, which needs the resolver: not yet

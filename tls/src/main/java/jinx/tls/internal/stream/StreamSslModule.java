@@ -1,7 +1,9 @@
 package jinx.tls.internal.stream;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -19,6 +21,7 @@ import jinx.stream.StreamPhase;
 import jinx.stream.StreamSession;
 import jinx.stream.spi.StreamConfig;
 import jinx.stream.spi.StreamModule;
+import jinx.tls.SharedSessionCache;
 import jinx.tls.SslContext;
 import jinx.tls.SslIo;
 import jinx.tls.internal.http.SslDirectives;
@@ -52,6 +55,8 @@ public final class StreamSslModule implements JinxModule, StreamModule {
 
     /** The contexts this configuration made, freed with it. */
     private final List<SslContext> contexts = new ArrayList<>();
+    /** The shared session caches of this configuration, by zone name. */
+    private final Map<String, SharedSessionCache> caches = new HashMap<>();
 
     /** Instantiated by the kernel, once per configuration. */
     public StreamSslModule() {
@@ -165,9 +170,18 @@ public final class StreamSslModule implements JinxModule, StreamModule {
     @Override
     public void mergeSrvConf(Object parent, Object child) throws ConfException {
         StreamSslSrvConf conf = (StreamSslSrvConf) child;
-        conf.merge((StreamSslSrvConf) parent);
+        conf.merge((StreamSslSrvConf) parent,
+                   zone -> caches.computeIfAbsent(zone.name(), n -> new SharedSessionCache(zone)));
         if (conf.ctx != null) {
             contexts.add(conf.ctx);
+        }
+    }
+
+    /** The master, once the shared memory is there: each shared session cache's table. */
+    @Override
+    public void initModule(Cycle cycle) {
+        for (SharedSessionCache c : caches.values()) {
+            c.init();
         }
     }
 

@@ -1,8 +1,11 @@
 package jinx.tls.internal.stream;
 
 import java.util.List;
+import java.util.function.Function;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.SharedZone;
+import jinx.tls.SharedSessionCache;
 import jinx.tls.internal.http.SslSrvConf;
 
 /**
@@ -31,9 +34,10 @@ final class StreamSslSrvConf extends SslSrvConf {
      * nginx's {@code ngx_stream_ssl_merge_conf()}.
      *
      * @param p the block's
+     * @param caches the configuration's shared session cache for a zone
      * @throws ConfException nginx's texts
      */
-    void merge(StreamSslSrvConf p) throws ConfException {
+    void merge(StreamSslSrvConf p, Function<SharedZone, SharedSessionCache> caches) throws ConfException {
         handshakeTimeout = handshakeTimeout != UNSET_MSEC ? handshakeTimeout
             : p.handshakeTimeout != UNSET_MSEC ? p.handshakeTimeout : 60_000;
         alpnProtocols = alpnProtocols != null ? alpnProtocols : p.alpnProtocols;
@@ -56,6 +60,6 @@ final class StreamSslSrvConf extends SslSrvConf {
             throw ConfException.at("no \"ssl_certificate_key\" is defined for certificate \""
                 + certs.get(certs.size() - 1) + "\" and " + listenAt, file, line);
         }
-        super.merge(p, null);
+        super.merge(p, null, caches);
     }
 }
