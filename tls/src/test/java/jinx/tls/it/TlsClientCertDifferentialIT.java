@@ -234,6 +234,14 @@ class TlsClientCertDifferentialIT {
         return n;
     }
 
+    /**
+     * {@code $ssl_client_v_remain} of a certificate made to end two days after the run started is 2 or 1, as the
+     * server's clock stands in the same second as its making or a later one: both servers are right with either.
+     */
+    private static String remain(String response) {
+        return response.replaceAll("GMT\\|[12]\n", "GMT|1 or 2\n");
+    }
+
     private static void run(DifferentialSite site, TestCerts certs, List<String> out) throws Exception {
         for (Case c : cases()) {
             List<String> args = new ArrayList<>(List.of(c.protocol(), "-servername", c.name(), "-quiet"));
@@ -241,7 +249,7 @@ class TlsClientCertDifferentialIT {
                 args.addAll(List.of("-cert", certs.path(c.cert() + ".crt"), "-key", certs.path(c.cert() + ".key")));
             }
             String request = "GET " + c.uri() + " HTTP/1.1\r\nHost: " + c.name() + "\r\nConnection: close\r\n\r\n";
-            out.add(TlsDifferentialIT.normalize(data(site.port(), request, args), site.port()));
+            out.add(remain(TlsDifferentialIT.normalize(data(site.port(), request, args), site.port())));
         }
         out.add(failure(TlsClient.sClient(site.port(), "", "-servername", "reject.example")));
         String dhe = "DHE-RSA-AES128-GCM-SHA256";
