@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
 import jinx.kernel.internal.module.TestJars;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
@@ -175,7 +176,7 @@ class CustomBuildIT {
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getInputStream(),
             StandardCharsets.ISO_8859_1));
         assertEquals("jinx: [notice] listening on 127.0.0.1:" + port, err.readLine());
-        RawResponse r = ItSupport.get(port, "localhost", "/");
+        Response r = ItSupport.get(port, "localhost", "/");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals(Files.readString(dist.resolve("html/index.html"), StandardCharsets.ISO_8859_1), r.body());
         assertEquals(p.pid() + "\n", Files.readString(dist.resolve("logs/jinx.pid")));

@@ -2,6 +2,8 @@ package jinx.http.it;
 
 import java.io.IOException;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -24,7 +26,7 @@ final class ItSupport {
      * @return the response
      * @throws IOException when none comes
      */
-    static RawResponse request(int port, String request) throws IOException {
+    static Response request(int port, String request) throws IOException {
         try (RawClient c = RawClient.connect(port)) {
             return c.send(request).response();
         }
@@ -39,7 +41,7 @@ final class ItSupport {
      * @return the response
      * @throws IOException when none comes
      */
-    static RawResponse get(int port, String host, String path) throws IOException {
+    static Response get(int port, String host, String path) throws IOException {
         return request(port, "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
     }
 
@@ -50,7 +52,7 @@ final class ItSupport {
      * @throws IOException when it does not answer
      */
     static void assertAlive(JinxServer server) throws IOException {
-        RawResponse r = get(server.port(), "localhost", "/alive");
+        Response r = get(server.port(), "localhost", "/alive");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("alive\n", r.body());
         server.assertNoAlerts();

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
 
@@ -50,7 +51,7 @@ class UpgradeIT {
     }
 
     private static void assertServes(int port) throws Exception {
-        RawResponse r = ItSupport.get(port, "localhost", "/");
+        Response r = ItSupport.get(port, "localhost", "/");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("up\n", r.body());
     }
