@@ -31,7 +31,8 @@ import jinx.kernel.os.Syscalls;
  * descriptors, and the worker builds the new cycle in its own JVM. Here: a module whose new cycle throws in the
  * worker gets that worker replaced by a new JVM without a failed request; a reload adds a listening port and the
  * next one removes it, in the same workers; a hundred reloads in a row leave the workers' heap, resident memory,
- * descriptors and threads, and the master's heap, resident memory and descriptors, where they were. Each test kills the master and its workers in {@code finally}.
+ * descriptors and threads, and the master's heap, resident memory and descriptors, where they were. Each test
+ * kills the master and its workers in {@code finally}.
  */
 @Tag("slow")
 class InPlaceReloadIT {
@@ -220,9 +221,9 @@ class InPlaceReloadIT {
                     assertTrue(now[3] - was[3] <= 2, "threads " + was[3] + " -> " + now[3]);
                 }
                 long[] master = footprint(jcmd, p.pid());
-                System.out.printf("IN-PLACE-RELOADS master %d after 10 / 100 reloads: heap used %d / %d KiB, RSS %d / %d "
-                    + "KiB, descriptors %d / %d%n", p.pid(), masterWas[0], master[0], masterWas[1], master[1],
-                    masterWas[2], master[2]);
+                System.out.printf("IN-PLACE-RELOADS master %d after 10 / 100 reloads: heap used %d / %d KiB, "
+                    + "RSS %d / %d KiB, descriptors %d / %d%n", p.pid(), masterWas[0], master[0], masterWas[1],
+                    master[1], masterWas[2], master[2]);
                 // the master kept every released cycle (issue #36's soak): 2.9 MiB of heap over these 90 reloads,
                 // 10 MiB of RSS; flat since (-0.1 MiB of heap, +2.1 MiB of RSS: C1's code and metaspace)
                 assertTrue(master[0] - masterWas[0] < 1024, "master heap grew by " + (master[0] - masterWas[0])

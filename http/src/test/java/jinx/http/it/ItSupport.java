@@ -14,6 +14,13 @@ final class ItSupport {
 
     /** A location every test configuration holds, to show the server still serves. */
     static final String ALIVE = "location = /alive { return 200 \"alive\\n\"; }\n";
+    /**
+     * What an error log line of a server's main thread has after its pid: {@code #} and the thread's id, which is
+     * the JVM's to choose, 1 on Java 17 and 3 on Java 25 (the master and the workers run the java on PATH, which
+     * is this JVM's in CI: {@code .ci/run}).
+     */
+    static final String MAIN_TID = "#" + Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("main")).mapToLong(Thread::getId).findFirst().orElse(1);
 
     private ItSupport() {
     }
