@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -68,9 +70,9 @@ class BadInputIT {
     }
 
     /** Sends a request that gets an error and a close: the status line, then the end of the stream. */
-    private static RawResponse refused(String request, String statusLine) throws IOException {
+    private static Response refused(String request, String statusLine) throws IOException {
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send(request).response();
+            Response r = c.send(request).response();
             assertEquals(statusLine, r.statusLine(), c.received());
             assertEquals("close", r.header("Connection"));
             assertTrue(c.closedByServer(3000), "the connection stays open");
@@ -102,7 +104,7 @@ class BadInputIT {
             + "server: localhost, request: \"get / HTTP/1.1\"");
         refused("G3T / HTTP/1.1\r\n" + HOST + "\r\n", "HTTP/1.1 400 Bad Request");
         // a well-formed method nobody knows reaches the static module, which allows GET, HEAD and POST only
-        RawResponse r = ItSupport.request(port, "BREW /index.html HTTP/1.1\r\n" + HOST + "\r\n");
+        Response r = ItSupport.request(port, "BREW /index.html HTTP/1.1\r\n" + HOST + "\r\n");
         assertEquals("HTTP/1.1 405 Not Allowed", r.statusLine());
         refused("TRACE / HTTP/1.1\r\n" + HOST + "\r\n", "HTTP/1.1 405 Not Allowed");
         server.awaitLog("info", "client sent TRACE method");
@@ -120,7 +122,7 @@ class BadInputIT {
     @Test
     @Timeout(30)
     void oversizedHeaderIs494SentAs400() throws Exception {
-        RawResponse r = refused("GET / HTTP/1.1\r\n" + HOST + "Cookie: " + "c".repeat(9000) + "\r\n\r\n",
+        Response r = refused("GET / HTTP/1.1\r\n" + HOST + "Cookie: " + "c".repeat(9000) + "\r\n\r\n",
             "HTTP/1.1 400 Bad Request");
         assertTrue(r.body().contains("<center>Request Header Or Cookie Too Large</center>"), r.body());
         server.awaitLog("info", "client sent too long header line: \"Cookie: ccc");
@@ -141,7 +143,7 @@ class BadInputIT {
         for (int i = 0; i < 3000; i++) {
             many.append("X").append(i).append(": 1\r\n");
         }
-        RawResponse r = refused(many.append("\r\n").toString(), "HTTP/1.1 400 Bad Request");
+        Response r = refused(many.append("\r\n").toString(), "HTTP/1.1 400 Bad Request");
         assertTrue(r.body().contains("Request Header Or Cookie Too Large"), r.body());
         server.awaitLog("info", "client sent too many header lines while reading client request headers, "
             + "client: 127.0.0.1, server: localhost, request: \"GET / HTTP/1.1\"");
@@ -162,7 +164,7 @@ class BadInputIT {
     @Timeout(30)
     void lfInsideAHeaderValueEndsTheLine() throws Exception {
         // nginx takes a bare LF as the end of a line: "X-A: a\nInjected: b" is two headers, as nginx has them
-        RawResponse r = ItSupport.request(port, "GET /index.html HTTP/1.1\nHost: localhost\nX-A: a\nX-B: b\n\n");
+        Response r = ItSupport.request(port, "GET /index.html HTTP/1.1\nHost: localhost\nX-A: a\nX-B: b\n\n");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("index\n", r.body());
     }
@@ -182,12 +184,12 @@ class BadInputIT {
     void dotDotCannotLeaveTheRoot() throws Exception {
         for (String uri : List.of("/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2e/secret.txt", "/.%2e/secret.txt",
                                   "/x/../../secret.txt", "/x/%2e%2e/%2e%2e/secret.txt", "/..%2fsecret.txt")) {
-            RawResponse r = refused("GET " + uri + " HTTP/1.1\r\n" + HOST + "\r\n", "HTTP/1.1 400 Bad Request");
+            Response r = refused("GET " + uri + " HTTP/1.1\r\n" + HOST + "\r\n", "HTTP/1.1 400 Bad Request");
             assertTrue(!r.body().contains("secret"), uri);
             server.awaitLog("info", "request: \"GET " + uri + " HTTP/1.1\"");
         }
         // inside the root, dot segments are resolved as nginx resolves them
-        RawResponse r = ItSupport.get(port, "localhost", "/x/%2e%2e/index.html");
+        Response r = ItSupport.get(port, "localhost", "/x/%2e%2e/index.html");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("index\n", r.body());
     }
@@ -205,7 +207,7 @@ class BadInputIT {
         } catch (UnsupportedOperationException | IOException e) {
             assumeTrue(false, "no symbolic links here: " + e);
         }
-        RawResponse r = ItSupport.get(port, "localhost", "/link.txt");
+        Response r = ItSupport.get(port, "localhost", "/link.txt");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("secret\n", r.body());
         Files.delete(link);
@@ -219,6 +221,7 @@ class BadInputIT {
             long start = System.nanoTime();
             try {
                 for (int i = 0; i < 20; i++) {
+                    // pacing, the point of the test: a header line every 200 ms, slower than a client should be
                     Thread.sleep(200);
                     c.send("X-" + i + ": a\r\n");
                 }
@@ -242,7 +245,7 @@ class BadInputIT {
     @Timeout(30)
     void bodyLargerThanAllowedIs413() throws Exception {
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("POST /echo HTTP/1.1\r\n" + HOST + "Content-Length: 101\r\n\r\n").response();
+            Response r = c.send("POST /echo HTTP/1.1\r\n" + HOST + "Content-Length: 101\r\n\r\n").response();
             assertEquals("HTTP/1.1 413 Request Entity Too Large", r.statusLine());
             assertEquals("close", r.header("Connection"));
         }
@@ -250,7 +253,7 @@ class BadInputIT {
             + "server: localhost, request: \"POST /echo HTTP/1.1\"");
         try (RawClient c = RawClient.connect(port)) {
             String chunk = "x".repeat(60);
-            RawResponse r = c.send("POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\n"
+            Response r = c.send("POST /echo HTTP/1.1\r\n" + HOST + "Transfer-Encoding: chunked\r\n\r\n"
                 + "3c\r\n" + chunk + "\r\n3c\r\n" + chunk + "\r\n0\r\n\r\n").response();
             assertEquals("HTTP/1.1 413 Request Entity Too Large", r.statusLine());
         }
@@ -289,9 +292,9 @@ class BadInputIT {
             sb.append("GET /index.html?").append(i).append(" HTTP/1.1\r\n" + HOST + "\r\n");
         }
         try (RawClient c = RawClient.connect(port)) {
-            List<RawResponse> rs = c.send(sb.toString()).responses(1000);
+            List<Response> rs = c.send(sb.toString()).responses(1000);
             assertEquals(1000, rs.size());
-            for (RawResponse r : rs) {
+            for (Response r : rs) {
                 assertEquals("HTTP/1.1 200 OK", r.statusLine());
                 assertEquals("index\n", r.body());
             }

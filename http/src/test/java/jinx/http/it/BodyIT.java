@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,7 +110,7 @@ class BodyIT {
             c.send("POST /alive HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello"
                 + "GET /a.txt HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
                 + "GET /a.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
-            List<RawResponse> rs = c.responses(3);
+            List<Response> rs = c.responses(3);
             assertEquals(3, rs.size(), c.received());
             assertEquals("alive\n", rs.get(0).body());
             assertEquals("a\n", rs.get(1).body());

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,7 +54,7 @@ class ConnectionIT {
         try (RawClient c = RawClient.connect(port)) {
             for (int i = 1; i <= 3; i++) {
                 c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
-                RawResponse r = c.responses(i).get(i - 1);
+                Response r = c.responses(i).get(i - 1);
                 assertEquals("a\n", r.body());
                 if (i < 3) {
                     assertEquals("keep-alive", r.header("Connection"));
@@ -77,7 +79,7 @@ class ConnectionIT {
             assertTrue(System.nanoTime() - start > 1_500_000_000L);
         }
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("GET /short HTTP/1.1\r\nHost: localhost\r\n\r\n").response();
+            Response r = c.send("GET /short HTTP/1.1\r\nHost: localhost\r\n\r\n").response();
             assertEquals("close", r.header("Connection"));
             assertTrue(c.closedByServer(3000));
         }
@@ -87,18 +89,18 @@ class ConnectionIT {
     @Timeout(30)
     void http10ClosesUnlessAskedToKeepAlive() throws Exception {
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("GET /a.txt HTTP/1.0\r\n\r\n").response();
+            Response r = c.send("GET /a.txt HTTP/1.0\r\n\r\n").response();
             assertEquals("HTTP/1.1 200 OK", r.statusLine());
             assertEquals("close", r.header("Connection"));
             assertTrue(c.closedByServer(3000));
         }
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("GET /a.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").response();
+            Response r = c.send("GET /a.txt HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").response();
             assertEquals("keep-alive", r.header("Connection"));
             assertFalse(c.closedByServer(500));
         }
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").response();
+            Response r = c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").response();
             assertEquals("close", r.header("Connection"));
             assertTrue(c.closedByServer(3000));
         }
@@ -120,7 +122,7 @@ class ConnectionIT {
             }
             assertEquals("b\n", c.responses(2).get(1).body());
             c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\nX-Long: " + "y".repeat(3000) + "\r\n\r\n");
-            RawResponse r = c.responses(3).get(2);
+            Response r = c.responses(3).get(2);
             assertEquals("HTTP/1.1 200 OK", r.statusLine());
             assertEquals("a\n", r.body());
         }
@@ -132,8 +134,8 @@ class ConnectionIT {
         try (RawClient c = RawClient.connect(port)) {
             c.send("GET /a.txt HTTP/1.1\r\nHost: localhost\r\n\r\nGET /b.txt HTTP/1.1\r\nHost: localhost\r\n\r\n"
                 + "GET /a.txt HTTP/1.1\r\nHost: localhost\r\n\r\n");
-            List<RawResponse> rs = c.responses(3);
-            assertEquals(List.of("a\n", "b\n", "a\n"), rs.stream().map(RawResponse::body).toList());
+            List<Response> rs = c.responses(3);
+            assertEquals(List.of("a\n", "b\n", "a\n"), rs.stream().map(Response::body).toList());
         }
         // a request split across packets anywhere is the same request
         try (RawClient c = RawClient.connect(port)) {

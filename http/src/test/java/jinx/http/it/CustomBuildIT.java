@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
 import jinx.kernel.internal.module.TestJars;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
@@ -175,7 +176,7 @@ class CustomBuildIT {
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getInputStream(),
             StandardCharsets.ISO_8859_1));
         assertEquals("jinx: [notice] listening on 127.0.0.1:" + port, err.readLine());
-        RawResponse r = ItSupport.get(port, "localhost", "/");
+        Response r = ItSupport.get(port, "localhost", "/");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals(Files.readString(dist.resolve("html/index.html"), StandardCharsets.ISO_8859_1), r.body());
         assertEquals(p.pid() + "\n", Files.readString(dist.resolve("logs/jinx.pid")));
@@ -223,7 +224,7 @@ class CustomBuildIT {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
         assertEquals(0, p.exitValue(), out);
         String text = waitFor(log, "worker process " + worker.pid() + " exited with code 0");
-        assertTrue(text.contains("[notice] " + p.pid() + "#1: exit\n"), text);
+        assertTrue(text.contains("[notice] " + p.pid() + ItSupport.MAIN_TID + ": exit\n"), text);
         assertFalse(text.contains("[emerg]") || text.contains("[alert]") || text.contains("[crit]"), text);
         assertFalse(Files.exists(dist.resolve("logs/jinx.pid")));
         assertFalse(worker.isAlive());
@@ -331,7 +332,7 @@ class CustomBuildIT {
      */
     private static ProcessHandle worker(Path log, Process master) throws Exception {
         String text = waitFor(log, "start worker process ");
-        Matcher m = Pattern.compile(master.pid() + "#1: start worker process (\\d+)").matcher(text);
+        Matcher m = Pattern.compile(master.pid() + ItSupport.MAIN_TID + ": start worker process (\\d+)").matcher(text);
         assertTrue(m.find(), text);
         ProcessHandle worker = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
         assertEquals(master.pid(), worker.parent().map(ProcessHandle::pid).orElse(-1L));

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -67,7 +69,7 @@ class DistributionIT {
                 BufferedReader err = new BufferedReader(new InputStreamReader(p.getInputStream(),
                     StandardCharsets.ISO_8859_1));
                 assertEquals("jinx: [notice] listening on 127.0.0.1:" + port, err.readLine());
-                RawResponse r = ItSupport.get(port, "localhost", "/");
+                Response r = ItSupport.get(port, "localhost", "/");
                 assertEquals("HTTP/1.1 200 OK", r.statusLine());
                 assertEquals("text/html", r.header("Content-Type"));
                 assertEquals(index, r.body());

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -62,17 +64,17 @@ class ErrorPageIT {
         site.close();
     }
 
-    private static RawResponse get(String uri) throws Exception {
+    private static Response get(String uri) throws Exception {
         return ItSupport.get(port, "localhost", uri);
     }
 
     @Test
     @Timeout(30)
     void errorPageUriKeepsTheStatus() throws Exception {
-        RawResponse r = get("/p/x");
+        Response r = get("/p/x");
         assertEquals("HTTP/1.1 404 Not Found", r.statusLine());
         assertEquals("custom 404\n", r.body());
-        RawResponse fail = get("/fail");
+        Response fail = get("/fail");
         assertEquals("HTTP/1.1 500 Internal Server Error", fail.statusLine());
         assertEquals("custom 404\n", fail.body());
     }
@@ -80,7 +82,7 @@ class ErrorPageIT {
     @Test
     @Timeout(30)
     void errorPageWithCodes() throws Exception {
-        RawResponse r = get("/ok/x");
+        Response r = get("/ok/x");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("custom 404\n", r.body());
         r = get("/named/x");
@@ -91,7 +93,7 @@ class ErrorPageIT {
     @Test
     @Timeout(30)
     void errorPageRedirects() throws Exception {
-        RawResponse r = get("/url/x");
+        Response r = get("/url/x");
         assertEquals("HTTP/1.1 302 Moved Temporarily", r.statusLine());
         assertEquals("http://example.com/missing", r.header("Location"));
         r = get("/url301/x");
@@ -102,7 +104,7 @@ class ErrorPageIT {
     @Test
     @Timeout(30)
     void recursiveErrorPages() throws Exception {
-        RawResponse r = get("/chain/x");
+        Response r = get("/chain/x");
         assertEquals("HTTP/1.1 404 Not Found", r.statusLine());
         assertTrue(r.body().startsWith("<html>\r\n<head><title>404 Not Found</title></head>"), r.body());
         r = get("/rchain/x");
@@ -113,7 +115,7 @@ class ErrorPageIT {
     @Test
     @Timeout(30)
     void internalRedirects() throws Exception {
-        RawResponse r = get("/old/abc");
+        Response r = get("/old/abc");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("0123456789abcdef\n", r.body());
         assertEquals("dir index\n", get("/dir/").body());
@@ -126,7 +128,7 @@ class ErrorPageIT {
     @Timeout(30)
     void oversizedHeaderCaughtBy494() throws Exception {
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("GET /x HTTP/1.1\r\nHost: localhost\r\nCookie: " + "c".repeat(1500) + "\r\n\r\n")
+            Response r = c.send("GET /x HTTP/1.1\r\nHost: localhost\r\nCookie: " + "c".repeat(1500) + "\r\n\r\n")
                 .response();
             assertEquals("HTTP/1.1 400 Bad Request", r.statusLine());
             assertEquals("too large 400\n", r.body());

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+import jinx.http.internal.request.Responses;
 import jinx.http.it.NginxDifferentialIT.Case;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -176,12 +178,12 @@ class GzipDifferentialIT {
 
     /** The head with times masked, then the body un-chunked and gunzipped, with the server's name rewritten. */
     static String normalize(String raw, Case c) throws IOException {
-        List<RawResponse> responses = RawResponse.split(raw, c.head(), true);
+        List<Response> responses = Responses.split(raw, c.head(), true);
         if (responses.isEmpty()) {
             return "incomplete: " + raw;
         }
-        RawResponse r = responses.get(0);
-        String head = MASKED.matcher(r.head()).replaceAll("$1: X");
+        Response r = responses.get(0);
+        String head = MASKED.matcher(r.headerText()).replaceAll("$1: X");
         head = ETAG.matcher(head).replaceAll("ETag: $1X");
         String body = r.content();
         if ("gzip".equals(r.header("Content-Encoding")) && !c.head() && !body.isEmpty()) {

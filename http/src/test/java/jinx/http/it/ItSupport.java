@@ -2,6 +2,8 @@ package jinx.http.it;
 
 import java.io.IOException;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -12,6 +14,13 @@ final class ItSupport {
 
     /** A location every test configuration holds, to show the server still serves. */
     static final String ALIVE = "location = /alive { return 200 \"alive\\n\"; }\n";
+    /**
+     * What an error log line of a server's main thread has after its pid: {@code #} and the thread's id, which is
+     * the JVM's to choose, 1 on Java 17 and 3 on Java 25 (the master and the workers run the java on PATH, which
+     * is this JVM's in CI: {@code .ci/run}).
+     */
+    static final String MAIN_TID = "#" + Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("main")).mapToLong(Thread::getId).findFirst().orElse(1);
 
     private ItSupport() {
     }
@@ -24,7 +33,7 @@ final class ItSupport {
      * @return the response
      * @throws IOException when none comes
      */
-    static RawResponse request(int port, String request) throws IOException {
+    static Response request(int port, String request) throws IOException {
         try (RawClient c = RawClient.connect(port)) {
             return c.send(request).response();
         }
@@ -39,7 +48,7 @@ final class ItSupport {
      * @return the response
      * @throws IOException when none comes
      */
-    static RawResponse get(int port, String host, String path) throws IOException {
+    static Response get(int port, String host, String path) throws IOException {
         return request(port, "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n\r\n");
     }
 
@@ -50,7 +59,7 @@ final class ItSupport {
      * @throws IOException when it does not answer
      */
     static void assertAlive(JinxServer server) throws IOException {
-        RawResponse r = get(server.port(), "localhost", "/alive");
+        Response r = get(server.port(), "localhost", "/alive");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("alive\n", r.body());
         server.assertNoAlerts();

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
 import jinx.http.it.NginxDifferentialIT.Case;
 import jinx.kernel.os.Syscalls;
 
@@ -169,7 +170,7 @@ class LimitDifferentialIT {
                 Set<String> pids = new HashSet<>();
                 Set<String> refusedBy = new HashSet<>();
                 for (int i = 0; i < 20; i++) {
-                    RawResponse r;
+                    Response r;
                     try (RawClient c = RawClient.connect(port)) {
                         r = c.send("GET /f.txt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").responses(1)
                             .get(0);

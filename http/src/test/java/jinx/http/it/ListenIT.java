@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -90,7 +92,7 @@ class ListenIT {
                  + " return 200 \"v6 $remote_addr $server_addr\\n\";\n}\n")) {
             assertTrue(s.listening().get(0).addrText().startsWith("[::1]:"), s.listening().get(0).addrText());
             try (RawClient c = RawClient.connect(new InetSocketAddress(InetAddress.getByName("::1"), s.port()))) {
-                RawResponse r = c.send("GET / HTTP/1.1\r\nHost: [::1]\r\n\r\n").response();
+                Response r = c.send("GET / HTTP/1.1\r\nHost: [::1]\r\n\r\n").response();
                 assertEquals("v6 ::1 ::1\n", r.body());
             }
             s.assertNoAlerts();

@@ -48,14 +48,15 @@ class MasterSignalsIT {
                 Path loc = site.root().resolve("logs/loc.log");
                 waitFor(loc, "/l/missing\" failed (2: No such file or directory)");
                 String locLog = Files.readString(loc, StandardCharsets.ISO_8859_1);
-                assertTrue(workers.stream().anyMatch(w -> locLog.contains(" " + w.pid() + "#1: *")), locLog);
+                assertTrue(workers.stream().anyMatch(w -> locLog.contains(" " + w.pid() + ItSupport.MAIN_TID + ": *")),
+                    locLog);
                 assertFalse(site.read("logs/error.log").contains("/l/missing"), "not in the location's log");
                 Path logs = site.root().resolve("logs").toRealPath();
                 Files.move(logs.resolve("error.log"), logs.resolve("error.log.1"));
                 Files.move(logs.resolve("access.log"), logs.resolve("access.log.1"));
                 Syscalls.kill(p.pid(), Platform.SIGUSR1);
                 for (ProcessHandle w : workers) {
-                    waitFor(logs.resolve("error.log.1"), " " + w.pid() + "#1: reopening logs\n");
+                    waitFor(logs.resolve("error.log.1"), " " + w.pid() + ItSupport.MAIN_TID + ": reopening logs\n");
                 }
                 // every process holds the new files, none the renamed ones
                 List<Long> pids = new ArrayList<>(List.of(p.pid()));
@@ -77,8 +78,9 @@ class MasterSignalsIT {
                 // the master writes to the new error log too
                 Masters.stopMaster(p, site);
                 String log = Files.readString(logs.resolve("error.log"), StandardCharsets.ISO_8859_1);
-                assertTrue(log.contains(" " + p.pid() + "#1: signal 15 (SIGTERM) received from "), log);
-                assertTrue(log.endsWith(" " + p.pid() + "#1: exit\n"), log);
+                assertTrue(log.contains(" " + p.pid() + ItSupport.MAIN_TID + ": signal 15 (SIGTERM) received from "),
+                    log);
+                assertTrue(log.endsWith(" " + p.pid() + ItSupport.MAIN_TID + ": exit\n"), log);
             });
         }
     }
@@ -116,12 +118,12 @@ class MasterSignalsIT {
             site.write("conf/jinx.conf", Masters.conf(port, 2, "", "old"));
             Masters.withWorkers(site, 2, (p, workers) -> {
                 signaller(site, "reopen");
-                Masters.waitForLog(site, " " + p.pid() + "#1: signal 10 (SIGUSR1) received from ");
+                Masters.waitForLog(site, " " + p.pid() + ItSupport.MAIN_TID + ": signal 10 (SIGUSR1) received from ");
                 site.write("conf/jinx.conf", Masters.conf(port, 2, "", "new"));
                 signaller(site, "reload");
-                Masters.waitForLog(site, " " + p.pid() + "#1: signal 1 (SIGHUP) received from ");
+                Masters.waitForLog(site, " " + p.pid() + ItSupport.MAIN_TID + ": signal 1 (SIGHUP) received from ");
                 // the reload itself is ReloadIT's; here it must have started, and end one way or the other
-                Masters.waitForLog(site, log -> log.contains(" " + p.pid() + "#1: reconfiguring\n")
+                Masters.waitForLog(site, log -> log.contains(" " + p.pid() + ItSupport.MAIN_TID + ": reconfiguring\n")
                     && (log.split(" ready in ", -1).length > 4 || log.contains("reload abandoned")));
                 workers.addAll(p.toHandle().children().toList());
                 signaller(site, "quit");
@@ -149,7 +151,7 @@ class MasterSignalsIT {
                 Masters.assertAllExit(workers);
                 assertFalse(Files.exists(site.root().resolve("logs/jinx.pid")), "the pid file is left");
                 assertTrue(site.read("logs/error.log").contains(" " + p.pid()
-                    + "#1: signal 15 (SIGTERM) received from "));
+                    + ItSupport.MAIN_TID + ": signal 15 (SIGTERM) received from "));
             } finally {
                 Masters.kill(p);
                 workers.forEach(ProcessHandle::destroyForcibly);

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses;
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -591,13 +594,13 @@ class NginxDifferentialIT {
             // HTTP/0.9: the body alone
             return VERSION.matcher(raw).replaceAll("jinx/V").replace("nginx", "jinx");
         }
-        List<RawResponse> responses = RawResponse.split(raw, c.head(), true);
+        List<Response> responses = Responses.split(raw, c.head(), true);
         StringBuilder sb = new StringBuilder();
         int consumed = 0;
-        for (RawResponse r : responses) {
-            consumed += r.head().length() + r.body().length();
+        for (Response r : responses) {
+            consumed += r.headerText().length() + r.body().length();
             String body = VERSION.matcher(r.body()).replaceAll("jinx/V").replace("nginx", "jinx");
-            String head = MASKED.matcher(r.head()).replaceAll("$1: X");
+            String head = MASKED.matcher(r.headerText()).replaceAll("$1: X");
             Matcher m = BOUNDARY.matcher(head);
             if (m.find()) {
                 head = head.replace(m.group(1), "B");

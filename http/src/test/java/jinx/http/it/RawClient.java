@@ -13,6 +13,8 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import jinx.http.internal.request.Responses.Response;
+import jinx.http.internal.request.Responses;
 import jinx.kernel.testsuite.ServerSide;
 
 /**
@@ -144,7 +146,7 @@ final class RawClient implements AutoCloseable {
      * @return the responses
      * @throws IOException when a read fails
      */
-    List<RawResponse> responses(int n) throws IOException {
+    List<Response> responses(int n) throws IOException {
         return responses(n, false);
     }
 
@@ -157,19 +159,19 @@ final class RawClient implements AutoCloseable {
      * @return the complete responses received on this connection so far
      * @throws IOException when a read fails
      */
-    List<RawResponse> responses(int n, boolean noBody) throws IOException {
-        while (!eof && finals(RawResponse.split(received(), noBody, false)) < n) {
+    List<Response> responses(int n, boolean noBody) throws IOException {
+        while (!eof && finals(Responses.split(received(), noBody, false)) < n) {
             if (!readSome()) {
                 break;
             }
         }
-        return RawResponse.split(received(), noBody, eof);
+        return Responses.split(received(), noBody, eof);
     }
 
     /** Interim responses (100 Continue) do not count. */
-    private static int finals(List<RawResponse> responses) {
+    private static int finals(List<Response> responses) {
         int n = 0;
-        for (RawResponse r : responses) {
+        for (Response r : responses) {
             n += r.status() >= 200 ? 1 : 0;
         }
         return n;
@@ -181,8 +183,8 @@ final class RawClient implements AutoCloseable {
      * @return the first final response on this connection
      * @throws IOException when a read fails, or no response came
      */
-    RawResponse response() throws IOException {
-        for (RawResponse r : responses(1)) {
+    Response response() throws IOException {
+        for (Response r : responses(1)) {
             if (r.status() >= 200) {
                 return r;
             }

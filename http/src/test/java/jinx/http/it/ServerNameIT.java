@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -108,7 +110,7 @@ class ServerNameIT {
     @Timeout(30)
     void defaultServerAndNoHost() throws Exception {
         assertEquals("default default\n", body("nobody.invalid"));
-        RawResponse r = ItSupport.request(port, "GET / HTTP/1.0\r\n\r\n");
+        Response r = ItSupport.request(port, "GET / HTTP/1.0\r\n\r\n");
         assertEquals("default default\n", r.body());
         ItSupport.assertAlive(server);
     }

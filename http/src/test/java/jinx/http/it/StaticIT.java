@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -90,7 +92,7 @@ class StaticIT {
         site.close();
     }
 
-    private static RawResponse get(String uri, String... headers) throws Exception {
+    private static Response get(String uri, String... headers) throws Exception {
         return ItSupport.request(port, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n" + String.join("", headers)
             + "\r\n");
     }
@@ -98,7 +100,7 @@ class StaticIT {
     @Test
     @Timeout(30)
     void staticFileAsNginxSendsIt() throws Exception {
-        RawResponse r = get("/file.txt");
+        Response r = get("/file.txt");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals(List.of("Server", "Date", "Content-Type", "Content-Length", "Last-Modified", "Connection",
             "ETag", "Accept-Ranges"), r.headerNames());
@@ -115,7 +117,7 @@ class StaticIT {
     @Timeout(30)
     void largeFileWithAndWithoutSendfile() throws Exception {
         for (String uri : List.of("/large.bin", "/nosendfile/large.bin")) {
-            RawResponse r = get(uri);
+            Response r = get(uri);
             assertEquals("application/octet-stream", r.header("Content-Type"));
             assertArrayEquals(LARGE, r.body().getBytes(StandardCharsets.ISO_8859_1), uri);
         }
@@ -125,7 +127,7 @@ class StaticIT {
     @Timeout(30)
     void indexAndDirectoryRedirects() throws Exception {
         assertEquals("sub index\n", get("/sub/").body());
-        RawResponse r = get("/sub");
+        Response r = get("/sub");
         assertEquals("HTTP/1.1 301 Moved Permanently", r.statusLine());
         assertEquals("http://localhost:" + port + "/sub/", r.header("Location"));
         assertEquals("/relative/sub/", get("/relative/sub").header("Location"));
@@ -148,7 +150,7 @@ class StaticIT {
     @Test
     @Timeout(30)
     void returnCodesTextAndUrls() throws Exception {
-        RawResponse r = get("/ret/text?name=jinx");
+        Response r = get("/ret/text?name=jinx");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("application/octet-stream", r.header("Content-Type"));
         assertEquals("hello jinx\n", r.body());
@@ -167,7 +169,7 @@ class StaticIT {
     @Test
     @Timeout(30)
     void addHeaderAndExpires() throws Exception {
-        RawResponse r = get("/headers/file.txt");
+        Response r = get("/headers/file.txt");
         assertEquals("plain", r.header("X-Plain"));
         assertEquals("always", r.header("X-Always"));
         assertEquals("max-age=3600", r.header("Cache-Control"));
@@ -186,7 +188,7 @@ class StaticIT {
     @Test
     @Timeout(30)
     void ranges() throws Exception {
-        RawResponse r = get("/file.txt", "Range: bytes=0-4\r\n");
+        Response r = get("/file.txt", "Range: bytes=0-4\r\n");
         assertEquals("HTTP/1.1 206 Partial Content", r.statusLine());
         assertEquals("bytes 0-4/17", r.header("Content-Range"));
         assertEquals("01234", r.body());
@@ -214,7 +216,7 @@ class StaticIT {
     @Test
     @Timeout(30)
     void conditionalRequests() throws Exception {
-        RawResponse r = get("/file.txt", "If-Modified-Since: " + Site.MTIME_HTTP + "\r\n");
+        Response r = get("/file.txt", "If-Modified-Since: " + Site.MTIME_HTTP + "\r\n");
         assertEquals("HTTP/1.1 304 Not Modified", r.statusLine());
         assertEquals(etag, r.header("ETag"));
         assertNull(r.header("Content-Length"));
@@ -232,11 +234,11 @@ class StaticIT {
     @Timeout(30)
     void headSendsTheHeaderOnly() throws Exception {
         try (RawClient c = RawClient.connect(port)) {
-            RawResponse r = c.send("HEAD /file.txt HTTP/1.1\r\nHost: localhost\r\n\r\n").responses(1, true).get(0);
+            Response r = c.send("HEAD /file.txt HTTP/1.1\r\nHost: localhost\r\n\r\n").responses(1, true).get(0);
             assertEquals("HTTP/1.1 200 OK", r.statusLine());
             assertEquals("17", r.header("Content-Length"));
             assertFalse(c.closedByServer(300));
-            assertEquals(r.head(), c.received(), "no body after the header");
+            assertEquals(r.headerText(), c.received(), "no body after the header");
             c.send("HEAD /ret/text HTTP/1.1\r\nHost: localhost\r\n\r\n");
             assertEquals("7", c.responses(2, true).get(1).header("Content-Length"));
         }
@@ -245,7 +247,7 @@ class StaticIT {
     @Test
     @Timeout(30)
     void chunkedResponses() throws Exception {
-        RawResponse r = get("/chunked");
+        Response r = get("/chunked");
         assertEquals("chunked", r.header("Transfer-Encoding"));
         assertEquals("6\r\nfirst \r\n6\r\nsecond\r\n0\r\n\r\n", r.body());
         assertEquals("first second", r.content());

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses.Response;
 import jinx.kernel.os.Platform;
 import jinx.kernel.os.Syscalls;
 
@@ -50,7 +51,7 @@ class UpgradeIT {
     }
 
     private static void assertServes(int port) throws Exception {
-        RawResponse r = ItSupport.get(port, "localhost", "/");
+        Response r = ItSupport.get(port, "localhost", "/");
         assertEquals("HTTP/1.1 200 OK", r.statusLine());
         assertEquals("up\n", r.body());
     }
@@ -126,13 +127,14 @@ class UpgradeIT {
                 assertEquals(freshWorkers.stream().map(ProcessHandle::pid).toList(),
                     Daemons.children(fresh, List.of()).stream().map(ProcessHandle::pid).toList());
                 String log = log(d);
-                assertTrue(log.contains(old + "#1: signal 12 (SIGUSR2) received from " + me
+                assertTrue(log.contains(old + ItSupport.MAIN_TID + ": signal 12 (SIGUSR2) received from " + me
                     + ", changing binary\n"), log);
-                assertTrue(log.contains(old + "#1: changing binary\n"), log);
-                assertTrue(log.contains(old + "#1: start new binary process " + fresh + "\n"), log);
-                assertTrue(log.contains(old + "#1: signal 28 (SIGWINCH) received from " + me
+                assertTrue(log.contains(old + ItSupport.MAIN_TID + ": changing binary\n"), log);
+                assertTrue(log.contains(old + ItSupport.MAIN_TID + ": start new binary process " + fresh + "\n"), log);
+                assertTrue(log.contains(old + ItSupport.MAIN_TID + ": signal 28 (SIGWINCH) received from " + me
                     + ", stop accepting connections\n"), log);
-                assertTrue(log.contains(fresh + "#1: signal 12 (SIGUSR2) received from " + me + ", ignoring\n"), log);
+                assertTrue(log.contains(fresh + ItSupport.MAIN_TID + ": signal 12 (SIGUSR2) received from " + me
+                    + ", ignoring\n"), log);
                 stop(d, fresh);
             }
         }
@@ -168,9 +170,12 @@ class UpgradeIT {
                 assertEquals(List.of(), load.failures());
                 assertServes(port);
                 String log = log(d);
-                assertTrue(log.contains(old + "#1: new binary process " + fresh + " exited with code 0\n"), log);
-                assertTrue(log.contains(old + "#1: start worker process " + back.get(0).pid() + "\n"), log);
-                assertFalse(log.contains(old + "#1: reconfiguring\n"), "HUP during an upgrade reads nothing\n" + log);
+                assertTrue(log.contains(old + ItSupport.MAIN_TID + ": new binary process " + fresh
+                    + " exited with code 0\n"), log);
+                assertTrue(log.contains(old + ItSupport.MAIN_TID + ": start worker process " + back.get(0).pid()
+                    + "\n"), log);
+                assertFalse(log.contains(old + ItSupport.MAIN_TID + ": reconfiguring\n"),
+                    "HUP during an upgrade reads nothing\n" + log);
                 stop(d, old);
             }
         }
@@ -222,7 +227,7 @@ class UpgradeIT {
                 Syscalls.kill(p.pid(), Platform.SIGUSR2);
                 awaitLog(d, "the changing binary signal is ignored");
                 assertFalse(d.exists(OLDBIN));
-                assertTrue(log(d).contains(p.pid() + "#1: signal 12 (SIGUSR2) received from "
+                assertTrue(log(d).contains(p.pid() + ItSupport.MAIN_TID + ": signal 12 (SIGUSR2) received from "
                     + ProcessHandle.current().pid() + ", ignoring\n"), log(d));
                 Syscalls.kill(p.pid(), Platform.SIGTERM);
                 assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the same process exits");

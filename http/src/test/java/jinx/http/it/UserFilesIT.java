@@ -68,7 +68,7 @@ class UserFilesIT {
                 Files.move(logs.resolve("access.log"), logs.resolve("access.log.1"));
                 Syscalls.kill(p.pid(), Platform.SIGUSR1);
                 for (long pid : pids) {
-                    waitFor(logs.resolve("error.log.1"), " " + pid + "#1: reopening logs\n");
+                    waitFor(logs.resolve("error.log.1"), " " + pid + ItSupport.MAIN_TID + ": reopening logs\n");
                 }
                 for (int i = 0; i < 4; i++) {
                     assertEquals("v", ItSupport.get(port, "localhost", "/v?after=" + i).body());

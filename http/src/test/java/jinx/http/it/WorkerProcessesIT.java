@@ -324,8 +324,8 @@ class WorkerProcessesIT {
                 Masters.assertRefused(port);
                 String log = site.read("logs/error.log");
                 for (ProcessHandle w : workers) {
-                    assertTrue(log.contains(" " + w.pid() + "#1: the channel to the master process is closed\n"),
-                        log);
+                    assertTrue(log.contains(" " + w.pid() + ItSupport.MAIN_TID
+                        + ": the channel to the master process is closed\n"), log);
                 }
             });
         }

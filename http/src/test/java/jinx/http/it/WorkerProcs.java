@@ -15,6 +15,8 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 
+import jinx.http.internal.request.Responses.Response;
+
 /**
  * What the tests of worker processes share: starting {@code bin/jinx} with a given environment, waiting until a
  * URI answers, and reading a process's state from {@code /proc} (credentials, environment, command line, limits,
@@ -68,7 +70,7 @@ final class WorkerProcs {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         for (;;) {
             try {
-                RawResponse r = ItSupport.get(port, "localhost", path);
+                Response r = ItSupport.get(port, "localhost", path);
                 if (r.status() == 200) {
                     return r.body();
                 }
@@ -86,7 +88,7 @@ final class WorkerProcs {
 
     /** {@code GET path} on a new connection, expecting 200; returns the body. */
     static String body(int port, String path) throws IOException {
-        RawResponse r = ItSupport.get(port, "localhost", path);
+        Response r = ItSupport.get(port, "localhost", path);
         if (r.status() != 200) {
             throw new AssertionError(path + ": " + r.statusLine());
         }

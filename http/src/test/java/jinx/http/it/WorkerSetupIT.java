@@ -146,8 +146,8 @@ class WorkerSetupIT {
                 String body = WorkerProcs.waitForBody(port, "/");
                 assertEquals(String.valueOf(workers.get(0).pid()), body.strip(), site.read("logs/error.log"));
                 String log = Masters.waitForLog(site, "sched_setaffinity() failed (22: Invalid argument)\n");
-                assertTrue(log.contains("[alert] " + workers.get(0).pid() + "#1: setrlimit(RLIMIT_NOFILE, " + tooMany
-                    + ") failed (1: Operation not permitted)\n"), log);
+                assertTrue(log.contains("[alert] " + workers.get(0).pid() + ItSupport.MAIN_TID
+                    + ": setrlimit(RLIMIT_NOFILE, " + tooMany + ") failed (1: Operation not permitted)\n"), log);
                 assertTrue(log.contains(": sched_setaffinity(): using cpu #1000\n"), log);
                 Masters.stopMaster(p, site);
             } finally {

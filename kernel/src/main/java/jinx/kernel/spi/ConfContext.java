@@ -78,6 +78,8 @@ public interface ConfContext {
      *
      * @param path the path as written
      * @return the absolute path
+     * @throws java.nio.file.InvalidPathException for a name the file system refuses (a NUL byte); the dispatcher
+     *     reports it as {@code "x" directive invalid value} at the directive's line
      */
     Path resolve(String path);
 
@@ -87,6 +89,8 @@ public interface ConfContext {
      *
      * @param path the path as written
      * @return the absolute path
+     * @throws java.nio.file.InvalidPathException for a name the file system refuses (a NUL byte); the dispatcher
+     *     reports it as {@code "x" directive invalid value} at the directive's line
      */
     Path resolveConf(String path);
 

@@ -289,7 +289,8 @@ public final class Slots {
             try {
                 path = cf.resolve(name);
             } catch (InvalidPathException e) {
-                throw new ConfException(invalid(cf, "invalid value"), e);
+                // the message says it all: no cause, as every other slot's error
+                throw new ConfException(invalid(cf, "invalid value"));
             }
             setter.accept(conf, path);
         };

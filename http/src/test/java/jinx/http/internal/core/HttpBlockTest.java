@@ -231,6 +231,18 @@ class HttpBlockTest {
         assertEquals(fx.at("\"client_header_buffer_size\" directive invalid value", 2), e.getMessage());
     }
 
+    /**
+     * Issue #36, ConfFuzzTest's finding: a file name with a NUL byte (nginx's C strings end it there) is refused at
+     * the directive's line, never a Java exception's text.
+     */
+    @Test
+    void fileNamesTheFileSystemRefusesAreInvalidValues() throws Exception {
+        for (String directive : new String[] {"client_body_temp_path", "error_log"}) {
+            ConfException e = fx.fail("http {\n  " + directive + " \"logs/a\0b\";\n}\n");
+            assertEquals(fx.at("\"" + directive + "\" directive invalid value", 2), e.getMessage(), directive);
+        }
+    }
+
     @Test
     void mergeErrorsStandAtTheEndOfTheBlock() throws Exception {
         ConfException e = fx.fail("http {\n  connection_pool_size 16k;\n  server {\n    listen 80;\n  }\n}\n");

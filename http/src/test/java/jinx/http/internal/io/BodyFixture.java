@@ -1,82 +1,62 @@
 package jinx.http.internal.io;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import jinx.http.HttpHeaders;
 import jinx.http.HttpRequest;
-import jinx.http.internal.core.HttpConfCtx;
 import jinx.http.internal.core.HttpCoreLocConf;
-import jinx.http.internal.core.HttpCoreMainConf;
-import jinx.http.internal.core.HttpCoreSrvConf;
-import jinx.http.internal.request.BufferPool;
 import jinx.http.internal.request.CoreRequest;
+import jinx.http.internal.request.EngineFixture;
 import jinx.http.internal.request.HttpConnection;
-import jinx.http.internal.variables.FakeRequest;
+import jinx.http.internal.request.LocalConnection;
 import jinx.kernel.Connection;
-import jinx.kernel.ErrorLog;
 import jinx.kernel.EventLoop;
-import jinx.kernel.LogLevel;
 import jinx.kernel.MemoryConnection;
-import jinx.kernel.SocketIo;
 import jinx.kernel.os.NativeIoException;
-import jinx.kernel.spi.EventActions;
-import jinx.kernel.testsuite.StubEventActions;
 
 /**
- * An engine request over an in-memory connection ({@link MemoryConnection}) for the body tests: the loop runs a
- * method that registers nothing, the request is made as the engine makes it (its constructors are the engine's,
- * reached by reflection), with nginx's defaults in the core confs; the test plays the client on the connection's
- * other end and calls the request's read handler itself, as the loop would when the posted read event runs.
+ * The body tests' request: the engine's ({@link EngineFixture#socketless}, the server's confs at nginx's defaults)
+ * on an in-memory connection the engine accepted ({@link EngineFixture#connect}), with a request made as the engine
+ * makes one (its constructor, reached by reflection) in place of the one the header would start: {@code POST
+ * /upload HTTP/1.1}, whose body headers the test sets. The test plays the client on the connection's other end and
+ * calls the request's read handler itself, as the loop would when the posted read event runs.
  */
 final class BodyFixture implements AutoCloseable {
 
-    static final int EPOLL = EventActions.USE_CLEAR_EVENT | EventActions.USE_GREEDY_EVENT
-                             | EventActions.USE_EPOLL_EVENT;
-
-    final ByteArrayOutputStream logBytes = new ByteArrayOutputStream();
-    final ErrorLog log;
+    final EngineFixture engine;
     final EventLoop loop;
+    final LocalConnection client;
     final Connection c;
     final HttpConnection hc;
     final CoreRequest r;
-    final HttpCoreLocConf clcf = new HttpCoreLocConf();
-    final HttpCoreSrvConf cscf = new HttpCoreSrvConf();
+    final HttpCoreLocConf clcf;
     final MemoryConnection peer;
     int posted;
 
     BodyFixture() throws Exception {
-        log = ErrorLog.open(List.of(new ErrorLog.Target(null, LogLevel.DEBUG)),
-                            new PrintStream(logBytes, true, StandardCharsets.ISO_8859_1));
-        loop = new EventLoop(null, new StubEventActions(EPOLL, true), 4, 0, EventLoop.AcceptSettings.SINGLE, log);
-        peer = MemoryConnection.open(loop, log);
-        c = peer.connection();
-        c.number = 9;
-        c.addrText("unix:");
-        FakeRequest.defaults(clcf);
-        cscf.serverName = "localhost";
-
-        Constructor<HttpConnection> hcNew = HttpConnection.class.getDeclaredConstructor(Connection.class,
-                                                                                       BufferPool.class);
-        hcNew.setAccessible(true);
-        hc = hcNew.newInstance(c, BufferPool.current());
-        c.data = hc;
-        Method confs = HttpConnection.class.getDeclaredMethod("confs", HttpConfCtx.class);
-        confs.setAccessible(true);
-        confs.invoke(hc, new HttpConfCtx(new Object[] {new HttpCoreMainConf()}, new Object[] {cscf},
-                                         new Object[] {clcf}));
+        engine = EngineFixture.socketless("server {\n    listen 127.0.0.1:80;\n    server_name localhost;\n}");
+        loop = engine.loop();
+        client = engine.connect();
+        peer = client.memory();
+        c = client.server();
+        hc = (HttpConnection) c.data;
+        // the engine waits for the request's header: the test's request takes its place, in its phases (which
+        // the log's context shows as no action, as the engine's PhaseRunner leaves it)
+        if (c.read.timerSet()) {
+            loop.deleteTimer(c.read);
+        }
+        hc.action(null);
         Constructor<CoreRequest> rNew = CoreRequest.class.getDeclaredConstructor(HttpConnection.class);
         rNew.setAccessible(true);
         r = rNew.newInstance(hc);
         Field request = HttpConnection.class.getDeclaredField("request");
         request.setAccessible(true);
         request.set(hc, r);
+        clcf = r.clcf();
         r.httpVersion = HttpRequest.VERSION_11;
         r.httpProtocol = "HTTP/1.1";
         r.method = HttpRequest.POST;
@@ -151,7 +131,7 @@ final class BodyFixture implements AutoCloseable {
     }
 
     String logText() {
-        return logBytes.toString(StandardCharsets.ISO_8859_1);
+        return engine.log();
     }
 
     void runCleanups() throws Exception {
@@ -162,11 +142,11 @@ final class BodyFixture implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        runCleanups();
-        if (c.fd() != -1) {
-            c.close();
+        try {
+            runCleanups();
+            client.close();
+        } finally {
+            engine.close();
         }
-        loop.done();
-        SocketIo.release(loop);
     }
 }

@@ -138,7 +138,8 @@ class RequestBodyTest {
         assertEquals(0, f.posted);
         assertEquals(1, f.r.count, "the reference is given back with the error");
         assertTrue(f.logText().contains("[info] "), f.logText());
-        assertTrue(f.logText().contains("*9 client prematurely closed connection, client: unix:, server: localhost,"
+        assertTrue(f.logText().contains("*" + f.c.number + " client prematurely closed connection, client: unix:, "
+                                        + "server: localhost,"
                                         + " request: \"POST /upload HTTP/1.1\""), f.logText());
     }
 

@@ -31,7 +31,8 @@ import jinx.kernel.spi.JinxModule;
  * for the standard modules' tests ({@link #modules}, {@link #modulesSockets}) the built-in modules alone. Socketless:
  * the loop is driven by the test's thread and requests come through {@link LocalConnection}s, in memory
  * ({@link #connect()}) or over a socket pair ({@link #connectSocketPair()}). With sockets: {@link #serve()} runs the
- * real server in a {@link SingleProcess}.
+ * real server in a {@link SingleProcess}. The request body tests ({@code io.BodyFixture}) make their request on a
+ * socketless fixture's connection.
  *
  * <p>The test content module answers {@code /echo...} with {@code uri=U args=A} and 200, {@code /big/N} with N
  * bytes, {@code /status/N} with status N, {@code /redirect/U} with an internal redirect to U, {@code /named/N} by
@@ -77,7 +78,7 @@ public final class EngineFixture implements AutoCloseable {
      * @return the fixture, its loop made
      * @throws Exception when the configuration is refused
      */
-    static EngineFixture socketless(String http) throws Exception {
+    public static EngineFixture socketless(String http) throws Exception {
         EngineFixture f = new EngineFixture("", http, CycleOptions.Purpose.TEST);
         f.initProcess();
         return f;

@@ -2,6 +2,7 @@ package jinx.kernel.internal.cycle;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -169,6 +170,11 @@ final class ConfParser implements ConfContext {
                 dispatch(kind == ConfTokenizer.Kind.BLOCK_START);
             } catch (ConfException e) {
                 throw here(e);
+            } catch (InvalidPathException e) {
+                // A file name the file system refuses (a NUL byte: nginx's C strings would end the name there),
+                // whether the handler resolved it with resolve(), resolveConf() or Path.of(): every directive
+                // that names a file gets Slots.path()'s error at its own line (issue #36, ConfFuzzTest's finding)
+                throw here(new ConfException("\"" + name() + "\" directive invalid value"));
             } catch (RuntimeException e) {
                 throw here(new ConfException("\"" + name() + "\" directive failed (" + e + ")", e));
             }

@@ -455,7 +455,8 @@ public final class KernelCycle implements Cycle {
 
     /**
      * Releases every zone lock a reaped worker held (nginx's {@code ngx_unlock_mutexes()}), logging
-     * {@code shared memory zone "x" was locked by PID} except for the accept mutex.
+     * {@code shared memory zone "x" was locked by PID} except for the accept mutex; nothing once the zones are
+     * {@linkplain #releaseSharedZones() released} (a late reap of an old cycle's worker).
      *
      * @param pid the reaped worker
      * @return how many locks it held

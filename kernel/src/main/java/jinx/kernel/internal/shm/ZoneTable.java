@@ -139,9 +139,13 @@ public final class ZoneTable {
      * @param pid the reaped process
      * @param log the master's log
      * @param silentTag the tag of zones released without a message, or null
-     * @return how many zones were unlocked
+     * @return how many zones were unlocked: none once this table is {@linkplain #release() released}, whose
+     *     memory is not this table's to touch any more
      */
     public int forceUnlock(long pid, ErrorLog log, String silentTag) {
+        if (released) {
+            return 0;
+        }
         int n = 0;
         for (Zone z : zones) {
             if (!z.isMapped() || !z.lock().forceUnlock(pid)) {

@@ -100,7 +100,13 @@ class BadConfTest {
                 "\"worker_cpu_affinity\" supports up to 1024 CPUs only", 1),
             Arguments.of("error_log stderr verbose;\n", "invalid log level \"verbose\"", 1),
             Arguments.of("error_log stderr warn error;\n", "duplicate log level \"error\"", 1),
-            Arguments.of("error_log syslog:server=127.0.0.1;\n", "\"syslog\" logging is not supported", 1));
+            Arguments.of("error_log syslog:server=127.0.0.1;\n", "\"syslog\" logging is not supported", 1),
+            // a NUL byte in a file name (ConfFuzzTest's finding, issue #36): the file system refuses the name
+            // (nginx's C strings would end the name there), so the directive refuses it at its own line
+            Arguments.of("daemon off;\nerror_log \"logs/a\0b\";\n", "\"error_log\" directive invalid value", 2),
+            Arguments.of("pid \"a\0b\";\n", "\"pid\" directive invalid value", 1),
+            Arguments.of("\nworking_directory \"/tmp/a\0b\";\n", "\"working_directory\" directive invalid value", 2),
+            Arguments.of("include \"a\0b\";\n", "\"include\" directive invalid value", 1));
     }
 
     @ParameterizedTest(name = "{index}: {1}")

@@ -218,4 +218,26 @@ class ZoneTableTest {
         assertFalse(text.contains(SharedAcceptMutex.ZONE_NAME), "the accept mutex is released silently");
         b.lock().unlock();
     }
+
+    /**
+     * A late reap of a released (replaced) cycle's worker touches nothing of the released table: the master no
+     * longer keeps every released cycle to tell (issue #36's soak: 30 KiB of heap per reload).
+     */
+    @Test
+    void aReleasedTableUnlocksNothing() throws Exception {
+        ZoneTable old = table();
+        old.add("kept", 8192, "m");
+        old.create(null, log);
+        ZoneTable next = table();
+        SharedZone taken = next.add("kept", 8192, "m");
+        next.create(old, log);
+        long dead = 4_000_001L;
+        taken.setLongRelease(ZoneHeader.LOCK, dead);
+        old.release();
+
+        assertEquals(0, old.forceUnlock(dead, log, SharedAcceptMutex.TAG));
+        assertEquals(dead, taken.lock().owner(), "the new cycle's zone is the new cycle's to unlock");
+        assertEquals(1, next.forceUnlock(dead, log, SharedAcceptMutex.TAG));
+        next.release();
+    }
 }
