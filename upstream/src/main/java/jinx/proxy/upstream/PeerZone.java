@@ -2,6 +2,7 @@ package jinx.proxy.upstream;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -53,8 +54,18 @@ public final class PeerZone {
     private final SharedZone zone;
     private final List<Upstream> upstreams = new ArrayList<>();
 
-    private PeerZone(SharedZone zone) {
+    /** A zone's upstreams, as the directive gathers them (and the tests). */
+    PeerZone(SharedZone zone) {
         this.zone = zone;
+    }
+
+    /** Puts an upstream into this zone. */
+    void add(Upstream u) {
+        if (u.zone != null) {
+            u.zone.upstreams.remove(u);
+        }
+        u.zone = this;
+        upstreams.add(u);
     }
 
     /**
@@ -85,12 +96,7 @@ public final class PeerZone {
             }
         }
         SharedZone shm = cf.cycle().sharedZone(name, size, tag);
-        PeerZone z = zones.computeIfAbsent(name, n -> new PeerZone(shm));
-        if (u.zone != null) {
-            u.zone.upstreams.remove(u);
-        }
-        u.zone = z;
-        z.upstreams.add(u);
+        zones.computeIfAbsent(name, n -> new PeerZone(shm)).add(u);
     }
 
     /**
@@ -289,7 +295,7 @@ public final class PeerZone {
      *
      * @param z an upstream zone (tag {@link #HTTP_TAG} or {@link #STREAM_TAG})
      * @param now the clock, ms
-     * @return the upstreams, in the order the records are kept
+     * @return the upstreams, by name
      */
     public static List<UpstreamFigures> figures(SharedZone z, long now) {
         List<UpstreamFigures> out = new ArrayList<>();
@@ -307,12 +313,13 @@ public final class PeerZone {
             long gen = z.getLong(root + ROOT_GENERATION);
             for (long r = z.getLong(root + ROOT_FIRST); r != 0; r = z.getLong(r + R_NEXT)) {
                 if (z.getLong(r + R_GENERATION) == gen) {
-                    out.add(0, reader.read(r, now));
+                    out.add(reader.read(r, now));
                 }
             }
         } finally {
             l.unlock();
         }
+        out.sort(Comparator.comparing(UpstreamFigures::name));
         return out;
     }
 
