@@ -216,7 +216,7 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         }
         Upstream u = new Upstream(name, false, cf.file(), cf.line());
         umcf.blocks.put(name, u);
-        cf.parseBlock(new UpstreamScope(u));
+        cf.parseBlock(new UpstreamScope(u, umcf));
         if (!u.hasServers()) {
             throw new ConfException("no servers are inside upstream");
         }

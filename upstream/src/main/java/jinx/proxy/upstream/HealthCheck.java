@@ -305,7 +305,8 @@ public final class HealthCheck {
         Exchange(Peer peer, Connection c, byte[] request, boolean connected) {
             this.peer = peer;
             this.c = c;
-            this.out = request == null ? null : ByteBuffer.wrap(request);
+            // the socket layer writes from direct memory only
+            this.out = request == null ? null : ByteBuffer.allocateDirect(request.length).put(request).flip();
             this.connected = connected;
             this.deadline = loop.wallMillis() + interval;
         }
