@@ -33,7 +33,11 @@ package jinx.kernel.spi;
  * subrequests ({@code HttpRequest.subrequest} with its flags and {@code HttpRequest.PostSubrequest}, {@code main()},
  * {@code parent()}, {@code subrequestOutput()}: a module such as {@code auth_request} or {@code mirror} starts one,
  * and a content handler, the proxy's, serves it as any request) and what each type or method marked "Added in SPI
- * 1.5" says.
+ * 1.5" says; 1.6 adds, in {@code jinx.proxy.upstream}, upstream zones ({@code PeerZone}: the peers' state in a shared
+ * zone, {@code Upstream.zone}), live per-peer figures ({@code PeerFigures}, {@code UpstreamFigures},
+ * {@code Upstream.responded}), active health checks ({@code HealthCheck} with its {@code Probe} and
+ * {@code Settings}) and {@code random two peak_ewma} ({@code Upstream.randomMethod}), each marked "Added in SPI
+ * 1.6".
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this
@@ -44,7 +48,7 @@ public record ApiVersion(int major, int minor) {
     public static final int MAJOR = 1;
 
     /** The running kernel's minor version. */
-    public static final int MINOR = 5;
+    public static final int MINOR = 6;
 
     /** The running kernel's version. */
     public static final ApiVersion CURRENT = new ApiVersion(MAJOR, MINOR);

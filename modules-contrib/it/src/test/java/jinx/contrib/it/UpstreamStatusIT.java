@@ -65,7 +65,7 @@ class UpstreamStatusIT {
                 + bPort + "; }\n"
                 + " match ok { status 200; body ~ hello; }\n"
                 + " server {\n  listen 127.0.0.1:" + s.port() + ";\n"
-                + "  location / { proxy_pass http://backend; health_check interval=1s passes=2 uri=/hello "
+                + "  location / { proxy_pass http://backend; health_check interval=2s fails=2 passes=2 uri=/hello "
                 + "match=ok; }\n"
                 + "  location = /upstreams { upstream_status; }\n"
                 + "  location = /metrics { upstream_status; status_format prometheus; }\n"
@@ -155,7 +155,7 @@ class UpstreamStatusIT {
     }
 
     private static String awaitState(Server s, int port, String state) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         for (;;) {
             String json = Server.body(s.get("/upstreams"));
             if (peer(json, port, "state").equals(state)) {
