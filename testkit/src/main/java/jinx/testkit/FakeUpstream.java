@@ -2,6 +2,7 @@ package jinx.testkit;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
@@ -131,8 +132,11 @@ public final class FakeUpstream implements AutoCloseable {
         }
     }
 
-    private FakeUpstream() throws IOException {
-        server = new ServerSocket(0, 512, InetAddress.getByName("127.0.0.1"));
+    private FakeUpstream(int port) throws IOException {
+        server = new ServerSocket();
+        // a backend started again on the port of one that was stopped (health check tests)
+        server.setReuseAddress(true);
+        server.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 512);
         UpstreamBehaviours.install(this);
         acceptor = new Thread(this::acceptLoop, "fake-upstream-" + server.getLocalPort());
         acceptor.setDaemon(true);
@@ -145,7 +149,18 @@ public final class FakeUpstream implements AutoCloseable {
      * @throws IOException when it cannot listen
      */
     public static FakeUpstream start() throws IOException {
-        FakeUpstream up = new FakeUpstream();
+        return start(0);
+    }
+
+    /**
+     * Starts a fake upstream on a given port of 127.0.0.1: a backend brought back where a stopped one was.
+     *
+     * @param port the port, 0 for a free one
+     * @return the upstream, to be closed
+     * @throws IOException when it cannot listen
+     */
+    public static FakeUpstream start(int port) throws IOException {
+        FakeUpstream up = new FakeUpstream(port);
         up.acceptor.start();
         return up;
     }

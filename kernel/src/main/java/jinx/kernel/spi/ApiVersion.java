@@ -35,14 +35,18 @@ package jinx.kernel.spi;
  * and a content handler, the proxy's, serves it as any request) and what each type or method marked "Added in SPI
  * 1.5" says; 1.6 adds temporary files for any module ({@code jinx.kernel.TempFile}, {@code jinx.kernel.TempPath},
  * {@code Cycle.addPath}: nginx's {@code ngx_temp_file_t}, {@code ngx_path_t} and {@code ngx_add_path()}, the paths
- * created by the master and given to {@code user}; the proxy's {@code proxy_temp_path}), and listening
- * datagram sockets ({@code Listening.datagram}) whose clients get sessions of their own ({@code DatagramIo}: nginx's
- * UDP sessions on a shared listening socket), {@code ConnectionTakeover.processRequest} (a module's checks of a
- * request on its secured connection before the phases: nginx's client certificate verification),
+ * created by the master and given to {@code user}; the proxy's {@code proxy_temp_path}); listening datagram sockets
+ * ({@code Listening.datagram}) whose clients get sessions of their own ({@code DatagramIo}: nginx's UDP sessions on
+ * a shared listening socket); {@code ConnectionTakeover.processRequest} (a module's checks of a request on its
+ * secured connection before the phases: nginx's client certificate verification) and
  * {@code ClientConnection.evaluate} (a value with variables before a request: certificates named by
- * {@code $ssl_server_name}) for a stream module outside {@code jinx.stream} (the TLS module's {@code stream_ssl}),
+ * {@code $ssl_server_name}); for a stream module outside {@code jinx.stream} (the TLS module's {@code stream_ssl}),
  * {@code StreamConfig.addListenParameter} with {@code StreamSession.listenParameter}, {@code StreamSession.srvConf}
- * and {@code StreamSession.runPhases}, and what each type or method marked "Added in SPI 1.6" says.
+ * and {@code StreamSession.runPhases}; in {@code jinx.proxy.upstream}, upstream zones ({@code PeerZone}: the peers'
+ * state in a shared zone, {@code Upstream.zone}), live per-peer figures ({@code PeerFigures},
+ * {@code UpstreamFigures}, {@code Upstream.responded}), active health checks ({@code HealthCheck} with its
+ * {@code Probe} and {@code Settings}) and {@code random two peak_ewma} ({@code Upstream.randomMethod}); and what each
+ * type or method marked "Added in SPI 1.6" says.
  *
  * @param major incompatible changes bump this
  * @param minor compatible additions bump this

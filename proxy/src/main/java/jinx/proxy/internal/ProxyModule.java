@@ -73,6 +73,11 @@ public final class ProxyModule implements JinxModule, HttpModule {
     private final List<Directive<?>> directives = List.of(
         Directive.of("proxy_pass", LOC, Arity.TAKE1, ProxyLocConf.class, this::proxyPass)
             .syntax("URL").describe("Sets the protocol and address of a proxied server and an optional URI."),
+        Directive.of("health_check", Set.of(HttpCtx.LOC), Arity.ANY, ProxyLocConf.class, HttpHealthChecks::directive).multi()
+            .syntax("[interval=time] [fails=number] [passes=number] [uri=uri] [port=number] [match=name] "
+                + "[mandatory]")
+            .describe("Probes the servers of the upstream this location proxies to (it needs a zone) every "
+                + "interval; a server failing fails probes in a row gets no requests until it passes passes."),
         Directive.of("proxy_set_header", ANY, Arity.TAKE2, ProxyLocConf.class, ProxyModule::setHeader).multi()
             .syntax("field value").defaults("Host $proxy_host; Connection close")
             .describe("Redefines or appends a field of the request header passed to the proxied server."),

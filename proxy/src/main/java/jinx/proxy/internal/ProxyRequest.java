@@ -366,6 +366,7 @@ final class ProxyRequest implements SocketIo.LogContext {
     /** The header is read: try the next peer for a status proxy_next_upstream names, else pass it on. */
     private void headerDone() {
         vars.header(loop.wallMillis() - tryStart, in.status);
+        Upstream.responded(pc, in.status, (loop.wallMillis() - tryStart) * 1000);
         int ft = statusFailure(in.status);
         if (ft != 0 && pc.tries > 1 && (plcf.nextUpstream & ft) != 0 && withinTimeout()) {
             next(ft);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jinx.proxy.upstream.PeerZone;
 import jinx.proxy.upstream.Upstream;
 
 /**
@@ -17,6 +18,13 @@ final class UpstreamMainConf {
     final Map<String, Upstream> blocks = new LinkedHashMap<>();
     /** References made by {@code proxy_pass} before or after the block they name. */
     final List<Reference> references = new ArrayList<>();
+    /** The upstream zones by name ({@code zone}). */
+    final Map<String, PeerZone> zones = new LinkedHashMap<>();
+    /** {@code match} blocks by name. */
+    final Map<String, HttpMatch> matches = new LinkedHashMap<>();
+    /** {@code health_check}s as read, and as resolved. */
+    final List<HttpHealthChecks.Pending> pendingChecks = new ArrayList<>();
+    final List<HttpHealthChecks.Running> checks = new ArrayList<>();
 
     /** A {@code proxy_pass} naming a host: an upstream block of that name, or an address to resolve. */
     static final class Reference {

@@ -7,6 +7,7 @@ import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpDirectives;
 import jinx.http.spi.HttpModule;
 import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
 import jinx.kernel.LoadedModule;
 import jinx.kernel.LogLevel;
 import jinx.kernel.spi.ApiVersion;
@@ -17,6 +18,7 @@ import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 import jinx.kernel.spi.ModuleType;
 import jinx.kernel.spi.Slots;
+import jinx.proxy.upstream.PeerZone;
 import jinx.proxy.upstream.Upstream;
 
 /**
@@ -53,9 +55,18 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         Directive.of("ip_hash", UPS, Arity.NOARGS, Upstream.class, UpstreamModule::ipHash)
             .syntax("").describe("Chooses the server by the client's IPv4 network (first three octets) or IPv6 "
                 + "address."),
-        Directive.of("random", UPS, Arity.NOARGS | Arity.TAKE12, Upstream.class, UpstreamModule::random)
-            .syntax("[two [method]]")
-            .describe("Chooses a server at random by weight; with two, the less loaded (least_conn) of two."),
+        Directive.of("random", UPS, Arity.NOARGS | Arity.TAKE123, Upstream.class, UpstreamModule::random)
+            .syntax("[two [least_conn | peak_ewma [decay=time]]]")
+            .describe("Chooses a server at random by weight; with two, the less loaded of two: fewer connections "
+                + "per weight (least_conn), or lower latency times connections (peak_ewma, decay 10s)."),
+        Directive.of("zone", UPS, Arity.TAKE12, Upstream.class,
+                (cf, u) -> PeerZone.directive(cf, u, PeerZone.HTTP_TAG, mainConf(cf).zones))
+            .syntax("name [size]")
+            .describe("Keeps the group's peer state (connections, failures, health, figures) in a shared memory "
+                + "zone that every worker uses; kept across a reload when the servers are unchanged."),
+        Directive.of("match", MAIN, Arity.BLOCK | Arity.TAKE1, UpstreamMainConf.class, HttpHealthChecks::match)
+            .multi().syntax("name { ... }")
+            .describe("Defines what a health_check's answer must be: status codes, header fields, body."),
         Directive.of("keepalive", UPS, Arity.TAKE1, Upstream.class, UpstreamModule::keepalive)
             .syntax("connections")
             .describe("Keeps up to this many idle connections to the group's servers in each worker's cache."),
@@ -101,9 +112,13 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         return this;
     }
 
+    /** This cycle's main conf, for the lifecycle calls (one module object per configuration). */
+    private UpstreamMainConf mainConfOf;
+
     @Override
     public Object createMainConf() {
-        return new UpstreamMainConf();
+        mainConfOf = new UpstreamMainConf();
+        return mainConfOf;
     }
 
     /**
@@ -136,6 +151,38 @@ public final class UpstreamModule implements JinxModule, HttpModule {
             }
             ref.resolved = u;
         }
+        HttpHealthChecks.resolve(umcf);
+    }
+
+    /** The master's part: the zones' records (a kept zone keeps the state of unchanged upstreams). */
+    @Override
+    public void initModule(Cycle cycle) throws Exception {
+        UpstreamMainConf umcf = cycleConf(cycle);
+        if (umcf != null) {
+            HttpHealthChecks.initZones(umcf);
+        }
+    }
+
+    /** A worker's part: its peers bound to the zones, its health checks started. */
+    @Override
+    public void initProcess(Cycle cycle) {
+        UpstreamMainConf umcf = cycleConf(cycle);
+        if (umcf != null) {
+            HttpHealthChecks.start(umcf, cycle);
+        }
+    }
+
+    @Override
+    public void exitProcess(Cycle cycle) {
+        UpstreamMainConf umcf = cycleConf(cycle);
+        if (umcf != null) {
+            HttpHealthChecks.stop(umcf);
+        }
+    }
+
+    /** The main conf of the cycle this module object was made for (one module object per configuration). */
+    private UpstreamMainConf cycleConf(Cycle cycle) {
+        return mainConfOf;
     }
 
     private static String hostPort(UpstreamMainConf.Reference ref) {
@@ -169,7 +216,7 @@ public final class UpstreamModule implements JinxModule, HttpModule {
         }
         Upstream u = new Upstream(name, false, cf.file(), cf.line());
         umcf.blocks.put(name, u);
-        cf.parseBlock(new UpstreamScope(u));
+        cf.parseBlock(new UpstreamScope(u, umcf));
         if (!u.hasServers()) {
             throw new ConfException("no servers are inside upstream");
         }
@@ -192,14 +239,7 @@ public final class UpstreamModule implements JinxModule, HttpModule {
     }
 
     private static void random(ConfContext cf, Upstream u) throws ConfException {
-        List<String> a = cf.args();
-        if (a.size() > 1 && !a.get(1).equals("two")) {
-            throw new ConfException("invalid parameter \"" + a.get(1) + "\"");
-        }
-        if (a.size() > 2 && !a.get(2).equals("least_conn")) {
-            throw new ConfException("invalid parameter \"" + a.get(2) + "\"");
-        }
-        method(cf, u, a.size() > 1 ? Upstream.Method.RANDOM_TWO : Upstream.Method.RANDOM);
+        method(cf, u, u.randomMethod(cf.args()));
     }
 
     private static void ipHash(ConfContext cf, Upstream u) {

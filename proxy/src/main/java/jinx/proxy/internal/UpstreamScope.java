@@ -14,9 +14,12 @@ import jinx.proxy.upstream.Upstream;
 final class UpstreamScope implements ConfScope {
 
     private final Upstream upstream;
+    /** The module's main conf, where {@code zone} keeps the zones. */
+    private final UpstreamMainConf umcf;
 
-    UpstreamScope(Upstream upstream) {
+    UpstreamScope(Upstream upstream, UpstreamMainConf umcf) {
         this.upstream = upstream;
+        this.umcf = umcf;
     }
 
     @Override
@@ -31,6 +34,9 @@ final class UpstreamScope implements ConfScope {
 
     @Override
     public Object conf(JinxModule module, Class<?> type) {
+        if (type.isInstance(umcf)) {
+            return umcf;
+        }
         return type.isInstance(upstream) ? upstream : null;
     }
 }

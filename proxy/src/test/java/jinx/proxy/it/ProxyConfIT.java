@@ -89,7 +89,28 @@ class ProxyConfIT {
         new Bad("resolver;", "invalid number of arguments in \"resolver\" directive", 3),
         new Bad("resolver_timeout x;", "\"resolver_timeout\" directive invalid value", 3),
         new Bad("server { resolver_timeout 1s; resolver_timeout 2s; }", "\"resolver_timeout\" directive is duplicate",
-            3));
+            3),
+        new Bad("upstream u { zone z 16k; server 127.0.0.1; }", "zone \"z\" is too small", 3),
+        new Bad("upstream u { zone z big; server 127.0.0.1; }", "invalid zone size \"big\"", 3),
+        new Bad("upstream u { zone z 64k; server 127.0.0.1; }\nupstream v { zone z 128k; server 127.0.0.1; }",
+            "the size 131072 of shared memory zone \"z\" conflicts with already declared size 65536", 4),
+        new Bad("limit_req_zone $binary_remote_addr zone=z:64k rate=1r/s;\nupstream u { zone z 64k; server 127.0.0.1; }",
+            "the shared memory zone \"z\" is already declared for a different use", 4));
+
+    /** Beyond nginx OSS (health checks, peak_ewma): Jinx's own texts, no nginx to compare with. */
+    private static final List<Bad> JINX_ONLY = List.of(
+        new Bad("upstream u { server 127.0.0.1; }\nserver { location / { proxy_pass http://u; health_check; } }",
+            "upstream \"u\" must reside in shared memory", 4),
+        new Bad("server { location / { health_check; } }", "health check requires \"proxy_pass\" to an upstream", 3),
+        new Bad("upstream u { zone z 64k; server 127.0.0.1; }\n"
+            + "server { location / { proxy_pass http://u; health_check match=nope; } }", "match \"nope\" not found", 4),
+        new Bad("server { location / { proxy_pass http://127.0.0.1; health_check fails=x; } }",
+            "invalid parameter \"fails=x\"", 3),
+        new Bad("match m { status abc; }", "invalid status \"abc\"", 3),
+        new Bad("match m { body = x; }", "invalid parameter \"=\"", 3),
+        new Bad("upstream u { server 127.0.0.1; random two fastest; }", "invalid parameter \"fastest\"", 3),
+        new Bad("upstream u { hash $uri; server 127.0.0.1 slow_start=10s; }",
+            "balancing method does not support parameter \"slow_start\"", 3));
 
     private static String file(String http) {
         return "events { worker_connections 64; }\nhttp {\n" + http + "\n}\n";
@@ -142,10 +163,27 @@ class ProxyConfIT {
                         "nginx -t on " + bad.http());
                 }
             } finally {
-                try (Stream<Path> walk = Files.walk(dir)) {
-                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-                }
+                remove(dir);
             }
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void healthCheckErrorsNameTheirPlace() throws Exception {
+        for (Bad bad : JINX_ONLY) {
+            Path dir = Files.createTempDirectory("jinx-proxy-conf");
+            try {
+                assertEquals(bad.message() + " in FILE:" + (bad.line() + 1), jinx(dir, bad.http()), bad.http());
+            } finally {
+                remove(dir);
+            }
+        }
+    }
+
+    private static void remove(Path dir) throws Exception {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -217,6 +217,8 @@ final class StreamProxy {
             }
         }
         state.connectTime = loop.wallMillis() - startTime;
+        // the peer's figures and a latency-aware balancer see the connect time, stream's answer
+        Upstream.responded(pc, 0, state.connectTime * 1000);
         if (upstreamBuf == null) {
             upstreamBuf = StreamBuffers.take((int) pscf.bufferSize).limit(0);
         }

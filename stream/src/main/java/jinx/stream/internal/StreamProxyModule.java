@@ -86,6 +86,13 @@ public final class StreamProxyModule extends StreamModuleBase {
         Directive.of("resolver_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
             Slots.msec((c, v) -> c.resolverTimeout = v)).syntax("time").defaults("30s")
             .describe("Sets a timeout for name resolution."),
+        Directive.of("health_check", Set.of(SRV), Arity.ANY, StreamProxySrvConf.class, StreamHealthChecks::directive)
+            .multi().syntax("[interval=time] [fails=number] [passes=number] [port=number] [match=name] [mandatory]")
+            .describe("Probes the servers of the upstream this server proxies to (it needs a zone): a connection, "
+                + "or match's send and expect."),
+        Directive.of("health_check_timeout", Set.of(MAIN, SRV), Arity.TAKE1, StreamProxySrvConf.class,
+            Slots.msec((c, v) -> c.healthCheckTimeout = v)).syntax("timeout").defaults("5s")
+            .describe("Overrides the proxy_timeout value for health checks."),
         Directive.of("proxy_protocol", Set.of(MAIN, SRV), Arity.FLAG, StreamProxySrvConf.class,
             Slots.flag((c, v) -> c.proxyProtocol = v ? 1 : 0)).syntax("on | off").defaults("off")
             .describe("Enables the PROXY protocol for connections to a proxied server."),

@@ -52,6 +52,8 @@ final class StreamProxySrvConf {
     jinx.proxy.upstream.Resolver resolver;
     /** {@code resolver_timeout}, 30 s by default. */
     long resolverTimeout = UNSET;
+    /** {@code health_check_timeout}, 5 s by default. */
+    long healthCheckTimeout = UNSET;
 
     /** The group; an implicit one is resolved here, as nginx resolves it while reading the configuration. */
     void resolve() throws ConfException {
@@ -79,6 +81,7 @@ final class StreamProxySrvConf {
         requests = (int) pick(requests, p.requests, 0);
         responses = (int) pick(responses, p.responses, UNLIMITED);
         resolver = resolver != null ? resolver : p.resolver;
+        healthCheckTimeout = pick(healthCheckTimeout, p.healthCheckTimeout, 5000);
         resolverTimeout = pick(resolverTimeout, p.resolverTimeout, jinx.proxy.upstream.Resolver.DEFAULT_TIMEOUT);
         if (!bindSet) {
             bind = p.bind;

@@ -1,15 +1,19 @@
 package jinx.stream.internal;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import jinx.kernel.ConfException;
+import jinx.kernel.Cycle;
 import jinx.kernel.LogLevel;
 import jinx.kernel.spi.Arity;
 import jinx.kernel.spi.ConfContext;
 import jinx.kernel.spi.Directive;
+import jinx.proxy.upstream.HealthCheck;
+import jinx.proxy.upstream.PeerZone;
 import jinx.proxy.upstream.Upstream;
 import jinx.stream.spi.StreamConfig;
 
@@ -28,6 +32,13 @@ public final class StreamUpstreamModule extends StreamModuleBase {
     /** The groups of one block. */
     static final class MainConf {
         final Map<String, Upstream> blocks = new LinkedHashMap<>();
+        /** The upstream zones by name. */
+        final Map<String, PeerZone> zones = new LinkedHashMap<>();
+        /** {@code match} blocks by name. */
+        final Map<String, StreamHealthChecks.Match> matches = new LinkedHashMap<>();
+        /** {@code health_check}s as read, and as resolved. */
+        final List<StreamHealthChecks.Pending> pendingChecks = new ArrayList<>();
+        final List<HealthCheck> checks = new ArrayList<>();
     }
 
     private static final List<Directive<?>> DIRECTIVES = List.of(
@@ -41,8 +52,21 @@ public final class StreamUpstreamModule extends StreamModuleBase {
         Directive.of("least_conn", Set.of(UPS), Arity.NOARGS, Upstream.class,
             (cf, u) -> method(cf, u, Upstream.Method.LEAST_CONN)).syntax("")
             .describe("Passes a connection to the server with the least number of active connections."),
-        Directive.of("random", Set.of(UPS), Arity.NOARGS | Arity.TAKE12, Upstream.class, StreamUpstreamModule::random)
-            .syntax("[two [method]]").describe("Passes a connection to a randomly selected server."));
+        Directive.of("random", Set.of(UPS), Arity.NOARGS | Arity.TAKE123, Upstream.class,
+                (cf, u) -> method(cf, u, u.randomMethod(cf.args())))
+            .syntax("[two [least_conn | peak_ewma [decay=time]]]")
+            .describe("Passes a connection to a randomly selected server; with two, the less loaded of two "
+                + "(peak_ewma: lower connect time times connections)."),
+        Directive.of("zone", Set.of(UPS), Arity.TAKE12, Upstream.class,
+                (cf, u) -> PeerZone.directive(cf, u, PeerZone.STREAM_TAG, mainConf(cf).zones))
+            .syntax("name [size]")
+            .describe("Keeps the group's peer state in a shared memory zone that every worker uses."),
+        Directive.of("match", Set.of(MAIN), Arity.BLOCK | Arity.TAKE1, MainConf.class, StreamHealthChecks::match)
+            .multi().syntax("name { ... }")
+            .describe("Defines what a health check sends (send) and expects back (expect string or ~ regex)."));
+
+    /** This configuration's groups, one set per stream block. */
+    private final List<MainConf> confs = new ArrayList<>();
 
     /**
      * The module; the kernel makes one per cycle.
@@ -53,7 +77,40 @@ public final class StreamUpstreamModule extends StreamModuleBase {
 
     @Override
     public Object createMainConf() {
-        return new MainConf();
+        MainConf c = new MainConf();
+        confs.add(c);
+        return c;
+    }
+
+    /** The block is merged: every health check finds its upstream. */
+    @Override
+    public void postconfiguration(StreamConfig cf) throws ConfException {
+        for (MainConf c : confs) {
+            StreamHealthChecks.resolve(c);
+        }
+    }
+
+    /** The master's part: the zones' records. */
+    @Override
+    public void initModule(Cycle cycle) throws Exception {
+        for (MainConf c : confs) {
+            StreamHealthChecks.initZones(c);
+        }
+    }
+
+    /** A worker's part: its peers bound to the zones, its health checks started. */
+    @Override
+    public void initProcess(Cycle cycle) {
+        for (MainConf c : confs) {
+            StreamHealthChecks.start(c, cycle);
+        }
+    }
+
+    @Override
+    public void exitProcess(Cycle cycle) {
+        for (MainConf c : confs) {
+            StreamHealthChecks.stop(c);
+        }
     }
 
     @Override
@@ -108,16 +165,6 @@ public final class StreamUpstreamModule extends StreamModuleBase {
         }
         method(cf, u, consistent ? Upstream.Method.HASH_CONSISTENT : Upstream.Method.HASH);
         u.hashKey = StreamValue.compile(StreamConfig.of(cf), cf.arg(1));
-    }
-
-    private static void random(ConfContext cf, Upstream u) throws ConfException {
-        List<String> a = cf.args();
-        for (int i = 1; i < a.size(); i++) {
-            if (!a.get(i).equals(i == 1 ? "two" : "least_conn")) {
-                throw new ConfException("invalid parameter \"" + a.get(i) + "\"");
-            }
-        }
-        method(cf, u, a.size() > 1 ? Upstream.Method.RANDOM_TWO : Upstream.Method.RANDOM);
     }
 
     private static void method(ConfContext cf, Upstream u, Upstream.Method m) {

@@ -26,8 +26,15 @@ final class Backend implements AutoCloseable {
     private volatile boolean closed;
 
     Backend(Mode mode) throws IOException {
+        this(mode, 0);
+    }
+
+    /** A backend on a given port: one started again where a stopped one was (health checks). */
+    Backend(Mode mode, int port) throws IOException {
         this.mode = mode;
-        this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
+        this.server = new ServerSocket();
+        server.setReuseAddress(true);
+        server.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
         this.acceptor = new Thread(this::acceptLoop, "backend-" + mode);
         acceptor.setDaemon(true);
         acceptor.start();

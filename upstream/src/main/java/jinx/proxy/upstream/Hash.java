@@ -231,9 +231,7 @@ public final class Hash extends RoundRobin {
 
     private Peer take(Peer p, long now) {
         markTried(indexOf(group.peers, p));
-        if (now - p.checked > p.failTimeout) {
-            p.checked = now;
-        }
+        touch(p, now);
         return p;
     }
 }

@@ -39,10 +39,10 @@ public final class LeastConn extends RoundRobin {
             if (isTried(i) || !p.available(now)) {
                 continue;
             }
-            if (best == null || (long) p.conns * best.weight < (long) best.conns * p.weight) {
+            if (best == null || p.get(Peer.CONNS) * best.weight < best.get(Peer.CONNS) * p.weight) {
                 best = p;
                 many = 1;
-            } else if ((long) p.conns * best.weight == (long) best.conns * p.weight) {
+            } else if (p.get(Peer.CONNS) * best.weight == best.get(Peer.CONNS) * p.weight) {
                 many++;
             }
         }
@@ -52,12 +52,11 @@ public final class LeastConn extends RoundRobin {
         if (many == 1) {
             int i = indexOf(peers, best);
             markTried(i);
-            if (now - best.checked > best.failTimeout) {
-                best.checked = now;
-            }
+            touch(best, now);
             return best;
         }
-        Peer least = best;
-        return smooth(g, now, i -> (long) peers[i].conns * least.weight == (long) least.conns * peers[i].weight);
+        long leastConns = best.get(Peer.CONNS);
+        int leastWeight = best.weight;
+        return smooth(g, now, i -> peers[i].get(Peer.CONNS) * leastWeight == leastConns * peers[i].weight);
     }
 }

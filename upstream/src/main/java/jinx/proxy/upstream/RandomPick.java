@@ -4,10 +4,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongSupplier;
 
 /**
- * {@code random [two [least_conn]]}: nginx's {@code ngx_http_upstream_random_module.c}. A peer is drawn with a
- * probability proportional to its weight; with {@code two}, two distinct peers are drawn and the one with fewer
- * connections for its weight serves (nginx's only method for two, {@code least_conn}). Unavailable or tried peers
- * are drawn again, 20 times at most, then round robin decides.
+ * {@code random [two [least_conn | peak_ewma]]}: nginx's {@code ngx_http_upstream_random_module.c}. A peer is drawn
+ * with a probability proportional to its weight; with {@code two}, two distinct peers are drawn and the one with
+ * fewer connections for its weight serves (nginx's only method for two, {@code least_conn}), or with
+ * {@code peak_ewma} the one with the lower latency-weighted load ({@link PeakEwma}). Unavailable or tried peers are
+ * drawn again, 20 times at most, then round robin decides.
  */
 public final class RandomPick extends RoundRobin {
 
@@ -15,6 +16,8 @@ public final class RandomPick extends RoundRobin {
 
     private final PeerGroup group;
     private final boolean two;
+    /** Peak EWMA's decay, ms; 0 for least_conn's measure. */
+    private final long decay;
     private int tries;
 
     /**
@@ -25,9 +28,37 @@ public final class RandomPick extends RoundRobin {
      * @param two whether two are drawn and the less loaded one taken
      */
     public RandomPick(PeerGroup group, LongSupplier clock, boolean two) {
+        this(group, clock, two, 0);
+    }
+
+    /**
+     * A request's state, with two drawn and compared by Peak EWMA when {@code decay} is not 0.
+     *
+     * @param group the peers
+     * @param clock the loop's clock, ms
+     * @param two whether two are drawn and the less loaded one taken
+     * @param decay Peak EWMA's decay in ms, or 0 to compare connections per weight
+     */
+    public RandomPick(PeerGroup group, LongSupplier clock, boolean two, long decay) {
         super(group, clock);
         this.group = group;
         this.two = two;
+        this.decay = decay;
+    }
+
+    /** Whether peer {@code y} is less loaded than {@code x}. */
+    private boolean lighter(Peer y, Peer x, long now) {
+        if (decay > 0) {
+            return PeakEwma.load(y, now, decay) < PeakEwma.load(x, now, decay);
+        }
+        return x.get(Peer.CONNS) * y.weight > y.get(Peer.CONNS) * x.weight;
+    }
+
+    @Override
+    protected void observed(Peer p, long micros, long now) {
+        if (decay > 0) {
+            PeakEwma.observe(p, micros, now, decay);
+        }
     }
 
     @Override
@@ -43,17 +74,14 @@ public final class RandomPick extends RoundRobin {
                 for (int i = 0; i < MAX_TRIES && (y < 0 || y == x); i++) {
                     y = draw(now);
                 }
-                if (y >= 0 && y != x
-                    && (long) peers[x].conns * peers[y].weight > (long) peers[y].conns * peers[x].weight) {
+                if (y >= 0 && y != x && lighter(peers[y], peers[x], now)) {
                     x = y;
                 }
             }
             if (x >= 0) {
                 Peer p = peers[x];
                 markTried(x);
-                if (now - p.checked > p.failTimeout) {
-                    p.checked = now;
-                }
+                touch(p, now);
                 return p;
             }
             if (++tries > MAX_TRIES) {

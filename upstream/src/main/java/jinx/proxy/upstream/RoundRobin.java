@@ -1,5 +1,6 @@
 package jinx.proxy.upstream;
 
+import java.util.Arrays;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
@@ -24,6 +25,8 @@ public class RoundRobin implements PeerConnection.Source {
 
     private final LongSupplier clock;
     private PeerGroup group;
+    /** When the current peer was chosen, ms: its response time runs from there. */
+    private long chosenAt;
     private long[] tried;
     /** The peer of the current try, or null. */
     protected Peer current;
@@ -73,6 +76,15 @@ public class RoundRobin implements PeerConnection.Source {
     @Override
     public int get(PeerConnection pc) {
         long now = clock.getAsLong();
+        group.lock();
+        try {
+            return getLocked(pc, now);
+        } finally {
+            group.unlock();
+        }
+    }
+
+    private int getLocked(PeerConnection pc, long now) {
         Peer p;
         if (group.single()) {
             p = group.peers[0];
@@ -83,7 +95,7 @@ public class RoundRobin implements PeerConnection.Source {
             p = choose(group, now);
             if (p == null && group.backup != null) {
                 group = group.backup;
-                java.util.Arrays.fill(tried, 0);
+                Arrays.fill(tried, 0);
                 p = choose(group, now);
             }
             if (p == null) {
@@ -91,7 +103,9 @@ public class RoundRobin implements PeerConnection.Source {
             }
         }
         current = p;
-        p.conns++;
+        chosenAt = now;
+        p.set(Peer.CONNS, p.get(Peer.CONNS) + 1);
+        p.add(Peer.REQUESTS, 1);
         pc.address = p.address;
         pc.name = p.name;
         return Rc.OK;
@@ -100,7 +114,7 @@ public class RoundRobin implements PeerConnection.Source {
     /** nginx's "failed:" label: forget the failures, say BUSY. */
     private int busy(PeerConnection pc) {
         for (Peer q : group.peers) {
-            q.fails = 0;
+            q.set(Peer.FAILS, 0);
         }
         pc.name = group.name;
         current = null;
@@ -134,31 +148,35 @@ public class RoundRobin implements PeerConnection.Source {
     protected final Peer smooth(PeerGroup g, long now, IntPredicate among) {
         Peer best = null;
         int bestIndex = -1;
-        int total = 0;
+        long bestWeight = 0;
+        long total = 0;
         Peer[] peers = g.peers;
         for (int i = 0; i < peers.length; i++) {
             Peer p = peers[i];
             if (isTried(i) || !p.available(now) || !among.test(i)) {
                 continue;
             }
-            p.currentWeight += p.effectiveWeight;
-            total += p.effectiveWeight;
-            if (p.effectiveWeight < p.weight) {
-                p.effectiveWeight++;
+            // weights in thousandths, so that slow_start can hand a peer a part of its weight
+            long effective = p.get(Peer.EFFECTIVE_WEIGHT);
+            long add = effective * p.ramp(now);
+            long cw = p.get(Peer.CURRENT_WEIGHT) + add;
+            p.set(Peer.CURRENT_WEIGHT, cw);
+            total += add;
+            if (effective < p.weight) {
+                p.set(Peer.EFFECTIVE_WEIGHT, effective + 1);
             }
-            if (best == null || p.currentWeight > best.currentWeight) {
+            if (best == null || cw > bestWeight) {
                 best = p;
                 bestIndex = i;
+                bestWeight = cw;
             }
         }
         if (best == null) {
             return null;
         }
         markTried(bestIndex);
-        best.currentWeight -= total;
-        if (now - best.checked > best.failTimeout) {
-            best.checked = now;
-        }
+        best.set(Peer.CURRENT_WEIGHT, bestWeight - total);
+        touch(best, now);
         return best;
     }
 
@@ -204,31 +222,85 @@ public class RoundRobin implements PeerConnection.Source {
             return;
         }
         current = null;
-        p.conns--;
+        long now = clock.getAsLong();
+        group.lock();
+        try {
+            freeLocked(pc, state, p, now);
+        } finally {
+            group.unlock();
+        }
+        if ((state & PeerConnection.FAILED) != 0) {
+            p.add(Peer.FAILS_TOTAL, 1);
+        } else {
+            p.average(Peer.RESPONSE_TIME, (now - chosenAt) * 1000);
+        }
+    }
+
+    private void freeLocked(PeerConnection pc, int state, Peer p, long now) {
+        p.set(Peer.CONNS, p.get(Peer.CONNS) - 1);
         if (group.single()) {
             pc.tries = 0;
             return;
         }
-        long now = clock.getAsLong();
         if ((state & PeerConnection.FAILED) != 0) {
-            p.fails++;
-            p.accessed = now;
-            p.checked = now;
+            long fails = p.get(Peer.FAILS) + 1;
+            p.set(Peer.FAILS, fails);
+            p.set(Peer.ACCESSED, now);
+            p.set(Peer.CHECKED, now);
             if (p.maxFails > 0) {
-                p.effectiveWeight -= p.weight / p.maxFails;
-                if (p.fails >= p.maxFails && pc.log != null) {
+                long effective = Math.max(0, p.get(Peer.EFFECTIVE_WEIGHT) - p.weight / p.maxFails);
+                p.set(Peer.EFFECTIVE_WEIGHT, effective);
+                if (fails == p.maxFails) {
+                    p.add(Peer.UNAVAIL, 1);
+                }
+                if (fails >= p.maxFails && pc.log != null) {
                     pc.log.log(LogLevel.WARN, pc.connection != null ? pc.connection.number : 0,
                         "upstream server temporarily disabled");
                 }
             }
-            if (p.effectiveWeight < 0) {
-                p.effectiveWeight = 0;
+        } else if (p.get(Peer.ACCESSED) < p.get(Peer.CHECKED)) {
+            if (p.maxFails > 0 && p.get(Peer.FAILS) >= p.maxFails && p.slowStart > 0) {
+                // back after being failed out: slow_start ramps its weight up from here
+                p.set(Peer.RECOVERED, now);
             }
-        } else if (p.accessed < p.checked) {
-            p.fails = 0;
+            p.set(Peer.FAILS, 0);
         }
         if (pc.tries > 0) {
             pc.tries--;
+        }
+    }
+
+    /**
+     * The current peer answered: its response class counted, its time to the header averaged and given to a
+     * latency-aware balancer. The proxy calls this when the response header is read (status 0 and the connect
+     * time for a protocol without statuses, the stream proxy's).
+     *
+     * @param status the status code, 0 for none
+     * @param micros the time from the try's start to the header, µs
+     */
+    public void responded(int status, long micros) {
+        Peer p = current;
+        if (p == null) {
+            return;
+        }
+        p.responded(status, micros);
+        observed(p, micros, clock.getAsLong());
+    }
+
+    /**
+     * Hands a latency sample to a balancer that weighs peers by it ({@link PeakEwma}); nothing here.
+     *
+     * @param p the peer
+     * @param micros the latency, µs
+     * @param now the clock, ms
+     */
+    protected void observed(Peer p, long micros, long now) {
+    }
+
+    /** nginx's {@code if (now - best->checked > best->fail_timeout) best->checked = now}. */
+    static void touch(Peer p, long now) {
+        if (now - p.get(Peer.CHECKED) > p.failTimeout) {
+            p.set(Peer.CHECKED, now);
         }
     }
 }

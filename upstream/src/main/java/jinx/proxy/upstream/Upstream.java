@@ -36,7 +36,9 @@ public final class Upstream {
         /** {@code random}. */
         RANDOM,
         /** {@code random two [least_conn]}. */
-        RANDOM_TWO
+        RANDOM_TWO,
+        /** {@code random two peak_ewma}: two drawn, the lower latency-weighted load serves ({@link PeakEwma}). */
+        RANDOM_TWO_PEAK_EWMA
     }
 
     /** nginx's defaults of a {@code server} line: weight 1, max_fails 1, fail_timeout 10 s. */
@@ -63,6 +65,12 @@ public final class Upstream {
     public long keepaliveTime = 3_600_000;
     /** {@code keepalive_timeout}, ms. */
     public long keepaliveTimeout = 60_000;
+    /** {@code random two peak_ewma decay=}, ms. */
+    public long ewmaDecay = PeakEwma.DEFAULT_DECAY;
+    /** The zone the peers' state is in ({@code zone}), or null. Added in SPI 1.6. */
+    public PeerZone zone;
+    /** A {@code mandatory} health check names this upstream: new peers start unhealthy. Added in SPI 1.6. */
+    public boolean mandatory;
 
     private final List<Peer> primary = new ArrayList<>();
     private final List<Peer> backup = new ArrayList<>();
@@ -98,6 +106,7 @@ public final class Upstream {
         int maxConns = 0;
         boolean isBackup = false;
         boolean down = false;
+        long slowStart = 0;
         for (int i = 1; i < args.size(); i++) {
             String a = args.get(i);
             if (a.startsWith("weight=")) {
@@ -114,6 +123,11 @@ public final class Upstream {
                 if (failTimeout < 0) {
                     throw invalid(a);
                 }
+            } else if (a.startsWith("slow_start=")) {
+                slowStart = ConfValues.parseTime(a.substring(11), false);
+                if (slowStart < 0) {
+                    throw invalid(a);
+                }
             } else if (a.equals("backup")) {
                 isBackup = true;
             } else if (a.equals("down")) {
@@ -125,9 +139,14 @@ public final class Upstream {
         if (isBackup && method != Method.ROUND_ROBIN && method != Method.LEAST_CONN) {
             throw new ConfException("balancing method does not support parameter \"backup\"");
         }
+        if (slowStart > 0 && method != Method.ROUND_ROBIN && method != Method.LEAST_CONN) {
+            throw new ConfException("balancing method does not support parameter \"slow_start\"");
+        }
         String address = args.get(0);
         for (SocketAddress sa : resolve(address, "upstream \"" + address + "\"")) {
             Peer p = new Peer(sa, nameOf(sa), address, weight, maxFails, failTimeout, maxConns, down);
+            p.slowStart = slowStart;
+            p.backup = isBackup;
             (isBackup ? backup : primary).add(p);
         }
     }
@@ -220,12 +239,54 @@ public final class Upstream {
             case IP_HASH -> key == null ? new RoundRobin(g, loop) : new Hash(g, loop::wallMillis, key, null, true);
             case RANDOM -> new RandomPick(g, loop::wallMillis, false);
             case RANDOM_TWO -> new RandomPick(g, loop::wallMillis, true);
+            case RANDOM_TWO_PEAK_EWMA -> new RandomPick(g, loop::wallMillis, true, ewmaDecay);
             default -> new RoundRobin(g, loop);
         };
         KeepaliveCache c = cache();
         pc.source = c == null ? balancer : c.wrap(balancer);
         pc.data = balancer;
         pc.tries = RoundRobin.tries(g);
+    }
+
+    /**
+     * {@code random [two [least_conn | peak_ewma [decay=time]]]}: nginx's arguments, and Peak EWMA as a method of
+     * {@code two} (its decay 10 s unless given). Added in SPI 1.6.
+     *
+     * @param a the directive's words
+     * @return the method
+     * @throws ConfException {@code invalid parameter "x"}
+     */
+    public Method randomMethod(List<String> a) throws ConfException {
+        if (a.size() > 1 && !a.get(1).equals("two")) {
+            throw new ConfException("invalid parameter \"" + a.get(1) + "\"");
+        }
+        if (a.size() > 2 && !a.get(2).equals("least_conn") && !a.get(2).equals("peak_ewma")) {
+            throw new ConfException("invalid parameter \"" + a.get(2) + "\"");
+        }
+        boolean ewma = a.size() > 2 && a.get(2).equals("peak_ewma");
+        if (a.size() > 3) {
+            long decay = a.get(3).startsWith("decay=") ? ConfValues.parseTime(a.get(3).substring(6), false) : -1;
+            if (!ewma || decay <= 0) {
+                throw new ConfException("invalid parameter \"" + a.get(3) + "\"");
+            }
+            ewmaDecay = decay;
+        }
+        return ewma ? Method.RANDOM_TWO_PEAK_EWMA
+            : a.size() > 1 ? Method.RANDOM_TWO : Method.RANDOM;
+    }
+
+    /**
+     * Tells the request's balancer that the peer answered: the response counted by class and its time averaged
+     * in the peer's figures, and given to a latency-aware balancer ({@code random two peak_ewma}). Added in SPI 1.6.
+     *
+     * @param pc the request's peer connection, as {@link #start} set it up
+     * @param status the response's status, 0 for a protocol without one
+     * @param micros the time from the try's start to the response header (stream: to the connection), µs
+     */
+    public static void responded(PeerConnection pc, int status, long micros) {
+        if (pc.data instanceof RoundRobin rr) {
+            rr.responded(status, micros);
+        }
     }
 
     /**

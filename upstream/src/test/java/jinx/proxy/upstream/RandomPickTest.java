@@ -52,7 +52,7 @@ class RandomPickTest {
         PeerGroup g = new PeerGroup("u", List.of(busy, idle), null);
         // hold 50 connections on the first
         for (int i = 0; i < 50; i++) {
-            busy.conns++;
+            busy.add(Peer.CONNS, 1);
         }
         int onIdle = 0;
         for (int i = 0; i < 200; i++) {

@@ -11,11 +11,15 @@ final class StatusLocConf {
         /** nginx's stub_status text. */
         STUB,
         /** Prometheus' text exposition format, version 0.0.4. */
-        PROMETHEUS
+        PROMETHEUS,
+        /** JSON. */
+        JSON
     }
 
     /** Whether {@code stub_status} stands in this location. */
     boolean enabled;
+    /** Whether {@code upstream_status} stands in this location. */
+    boolean upstreams;
     /** {@code status_format}; null until merged ({@link Format#STUB} by default). */
     Format format;
 }

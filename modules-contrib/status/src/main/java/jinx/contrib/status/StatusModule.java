@@ -32,7 +32,9 @@ import jinx.kernel.spi.Slots;
  * {@code stub_status;} in a server or location answers with nginx's status text; {@code status_format
  * prometheus;} (server or location, inherited from {@code http}) turns it into Prometheus' text format. The
  * variables {@code $connections_active}, {@code $connections_reading}, {@code $connections_writing} and
- * {@code $connections_waiting} are nginx's.
+ * {@code $connections_waiting} are nginx's. {@code upstream_status;} answers with the live figures of every
+ * upstream kept in a {@code zone} ({@link UpstreamStatus}): JSON, or Prometheus' text with {@code status_format
+ * prometheus}; {@code status_format json} prints the connection counts as JSON too.
  *
  * <p>How the counts are kept, with what a module sees: a request is counted when it reaches POST_READ (every
  * request whose header was read), and the connection is counted as accepted and handled with its first request
@@ -54,11 +56,15 @@ public final class StatusModule implements JinxModule, HttpModule {
         // nginx before 1.7.5 took "stub_status on"; the argument is accepted and ignored, as nginx does
         Directive.of("stub_status", SRV_LOC, Arity.NOARGS | Arity.TAKE1, StatusLocConf.class,
             (cf, c) -> c.enabled = true),
+        Directive.of("upstream_status", SRV_LOC, Arity.NOARGS, StatusLocConf.class,
+            (cf, c) -> c.upstreams = true),
         Directive.of("status_format", ANY_LEVEL, Arity.TAKE1, StatusLocConf.class,
-            Slots.oneOf(Map.of("stub", StatusLocConf.Format.STUB, "prometheus", StatusLocConf.Format.PROMETHEUS),
+            Slots.oneOf(Map.of("stub", StatusLocConf.Format.STUB, "prometheus", StatusLocConf.Format.PROMETHEUS,
+                    "json", StatusLocConf.Format.JSON),
                 (StatusLocConf c, StatusLocConf.Format f) -> c.format = f)));
 
     private int ctxIndex = -1;
+    private Cycle cycle;
     private StatusZone zone;
     private EventLoop loop;
     private final Event publisher = new Event();
@@ -143,6 +149,7 @@ public final class StatusModule implements JinxModule, HttpModule {
 
     @Override
     public void initProcess(Cycle cycle) {
+        this.cycle = cycle;
         if (zone == null) {
             return;
         }
@@ -206,7 +213,7 @@ public final class StatusModule implements JinxModule, HttpModule {
 
     private int handler(HttpRequest r) {
         StatusLocConf conf = (StatusLocConf) r.locConf(ctxIndex);
-        if (!conf.enabled) {
+        if (!conf.enabled && !conf.upstreams) {
             return Rc.DECLINED;
         }
         if ((r.method & (HttpRequest.GET | HttpRequest.HEAD)) == 0) {
@@ -222,14 +229,22 @@ public final class StatusModule implements JinxModule, HttpModule {
         }
         StatusZone.Totals t = totals(r);
         String text;
-        if (conf.format == StatusLocConf.Format.PROMETHEUS) {
+        if (conf.upstreams) {
+            List<UpstreamStatus.Group> groups = UpstreamStatus.read(cycle.sharedZones(), r.loop().wallMillis());
+            boolean prometheus = conf.format == StatusLocConf.Format.PROMETHEUS;
+            r.headersOut.contentType = prometheus ? "text/plain; version=0.0.4; charset=utf-8" : "application/json";
+            text = prometheus ? UpstreamStatus.prometheus(groups) : UpstreamStatus.json(groups);
+        } else if (conf.format == StatusLocConf.Format.JSON) {
+            r.headersOut.contentType = "application/json";
+            text = StatusOutput.json(t);
+        } else if (conf.format == StatusLocConf.Format.PROMETHEUS) {
             r.headersOut.contentType = "text/plain; version=0.0.4; charset=utf-8";
             text = StatusOutput.prometheus(t);
         } else {
             r.headersOut.contentType = "text/plain";
             text = StatusOutput.stub(t);
         }
-        byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         r.headersOut.status = 200;
         r.headersOut.contentLengthN = bytes.length;
         rc = r.sendHeader();

@@ -19,6 +19,13 @@ final class StatusOutput {
             + "Reading: " + t.reading() + " Writing: " + t.writing() + " Waiting: " + t.waiting() + " \n";
     }
 
+    /** The same counts as a JSON object, named as nginx Plus' {@code /api/N/connections} names them. */
+    static String json(StatusZone.Totals t) {
+        return "{\"connections\":{\"accepted\":" + t.accepted() + ",\"handled\":" + t.handled() + ",\"active\":"
+            + t.active() + ",\"reading\":" + t.reading() + ",\"writing\":" + t.writing() + ",\"waiting\":"
+            + t.waiting() + "},\"requests\":" + t.requests() + "}\n";
+    }
+
     /**
      * Prometheus' text exposition format 0.0.4, with the metric names of nginx-prometheus-exporter under the
      * {@code jinx_} prefix.

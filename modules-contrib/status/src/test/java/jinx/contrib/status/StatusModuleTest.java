@@ -113,9 +113,9 @@ class StatusModuleTest {
     @Test
     void badFormatIsRefused() throws Exception {
         try (JinxExtension bad = JinxExtension.create().module(StatusModule::new)
-                 .server("location / { stub_status; status_format json; }")) {
+                 .server("location / { stub_status; status_format yaml; }")) {
             ConfException e = assertThrows(ConfException.class, bad::start);
-            assertTrue(e.getMessage().startsWith("invalid value \"json\" in /"),
+            assertTrue(e.getMessage().startsWith("invalid value \"yaml\" in /"),
                 e.getMessage());
         }
     }
