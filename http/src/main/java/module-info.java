@@ -36,6 +36,7 @@ module jinx.http {
         jinx.http.internal.modules.StaticModule,
         jinx.http.internal.modules.NotModifiedFilterModule,
         jinx.http.internal.modules.HeadersFilterModule,
+        jinx.http.internal.modules.UseridFilterModule,
         jinx.http.internal.modules.AdditionFilterModule,
         jinx.http.internal.modules.CharsetModule,
         jinx.http.internal.filter.PostponeFilterModule,

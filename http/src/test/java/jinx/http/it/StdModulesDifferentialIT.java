@@ -77,6 +77,18 @@ class StdModulesDifferentialIT {
                 location /cs/moved { return 301 /x; }
                 location /cs/text { return 200 "text\\n"; }
             }
+            location /uid/ {
+                userid on; userid_service 16909060; userid_flags secure httponly samesite=lax;
+                userid_domain example.com; userid_path /p; userid_p3p 'CP="x"'; userid_expires 1h; userid_mark A;
+                add_header X-Before 1;
+                return 200 "got=$uid_got set=$uid_set\\n";
+            }
+            location /uid/v1 { userid v1; userid_name id; return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/max { userid on; userid_expires max; userid_flags samesite=none; return 204; }
+            location /uid/log { userid log; return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/off { return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/reset { userid on; set $uid_reset $arg_r; return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/404 { userid on; userid_mark =; userid_flags off; }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -106,6 +118,7 @@ class StdModulesDifferentialIT {
             cases.add(Case.get("charset " + uri, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
         }
         browsers(cases);
+        userid(cases);
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
         cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
@@ -114,6 +127,54 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("random_index missing", "GET /ri/missing/" + h));
         cases.add(Case.get("random_index not a slash", "GET /ri/one" + h));
         return cases;
+    }
+
+    static void userid(List<Case> cases) {
+        String sent = "fwAAAWcFAAAOUDgAAwMEAg";
+        String[][] uids = {{"/uid/", null}, {"/uid/", sent + "=="}, {"/uid/", sent + "A="}, {"/uid/", "short"},
+            {"/uid/", "!!!" + sent.substring(3) + "=="}, {"/uid/", "AAAAAAAAAAAAAAAAAAAAAA=="}, {"/uid/v1", null},
+            {"/uid/v1", sent + "xx"}, {"/uid/max", null}, {"/uid/log", sent + "=="}, {"/uid/log", null},
+            {"/uid/off", sent + "=="}, {"/uid/reset", sent + "=="}, {"/uid/reset?r=0", sent + "=="},
+            {"/uid/reset?r=1", sent + "=="}, {"/uid/reset?r=log", sent + "=="}, {"/uid/404", null},
+            {"/uid/404", sent + "=="}, {"/uid/", "AAAA=AAAAAAAAAAAAAAAAAAAAA"}};
+        for (String[] u : uids) {
+            cases.add(Case.get("userid " + u[0] + " " + u[1], "GET " + u[0] + " HTTP/1.1\r\nHost: localhost\r\n"
+                + (u[1] == null ? "" : "Cookie: a=b; " + (u[0].startsWith("/uid/v1") ? "id=" : "uid=") + u[1]
+                + "\r\n") + "\r\n"));
+        }
+    }
+
+    private static final java.util.regex.Pattern UID_COOKIE = java.util.regex.Pattern.compile(
+        "(?m)^(Set-Cookie: \\w+=)([A-Za-z0-9+/]{22})");
+    private static final java.util.regex.Pattern UID_TEXT = java.util.regex.Pattern.compile(
+        "(\\w+=[0-9A-F]{8})[0-9A-F]{16}([0-9A-F]{8})");
+    private static final java.util.regex.Pattern COOKIE_EXPIRES = java.util.regex.Pattern.compile(
+        "expires=(?!Thu, 31-Dec-37)[A-Z][a-z]{2}, \\d\\d-[A-Z][a-z]{2}-\\d\\d \\d\\d:\\d\\d:\\d\\d GMT");
+
+    /**
+     * nginx's normalization, and the userid cookie's time and the worker's start value (microseconds and pid)
+     * masked: the cookie's time is checked to be now first (in network or host order, v2 or v1), so only what
+     * cannot be equal is masked; the service, the sequence, the layout, the mark and the flags are compared.
+     */
+    static String normalize(String raw, Case c) {
+        String s = NginxDifferentialIT.normalize(raw, c);
+        java.util.regex.Matcher m = UID_COOKIE.matcher(s);
+        StringBuilder sb = new StringBuilder();
+        long now = System.currentTimeMillis() / 1000;
+        while (m.find()) {
+            byte[] uid = java.util.Base64.getDecoder().decode(m.group(2) + "==");
+            long big = (uid[4] & 0xffL) << 24 | (uid[5] & 0xff) << 16 | (uid[6] & 0xff) << 8 | uid[7] & 0xff;
+            long little = (uid[7] & 0xffL) << 24 | (uid[6] & 0xff) << 16 | (uid[5] & 0xff) << 8 | uid[4] & 0xff;
+            String masked = m.group(2);
+            if (Math.abs(big - now) < 300 || Math.abs(little - now) < 300) {
+                java.util.Arrays.fill(uid, 4, 12, (byte) 0);
+                masked = java.util.Base64.getEncoder().encodeToString(uid).substring(0, 22);
+            }
+            m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(m.group(1) + masked));
+        }
+        m.appendTail(sb);
+        s = UID_TEXT.matcher(sb.toString()).replaceAll("$1TTTTTTTTSSSSSSSS$2");
+        return COOKIE_EXPIRES.matcher(s).replaceAll("expires=X");
     }
 
     static void browsers(List<Case> cases) {
@@ -202,7 +263,7 @@ class StdModulesDifferentialIT {
             site.write("html/cs/html/a.css", "css\n");
             site.write("html/cs/html/a.txt", "txt\n");
             site.write("html/cs/html/a.html", "html\n");
-            NginxDifferentialIT.compare(site, HTTP, cases(), NginxDifferentialIT::normalize, Map.of(),
+            NginxDifferentialIT.compare(site, HTTP, cases(), StdModulesDifferentialIT::normalize, Map.of(),
                 "stdmods-differential.txt");
         }
     }
