@@ -38,6 +38,7 @@ module jinx.http {
         jinx.http.internal.modules.HeadersFilterModule,
         jinx.http.internal.modules.UseridFilterModule,
         jinx.http.internal.modules.AdditionFilterModule,
+        jinx.http.internal.modules.SubFilterModule,
         jinx.http.internal.modules.CharsetModule,
         jinx.http.internal.filter.PostponeFilterModule,
         jinx.http.internal.modules.GzipFilterModule,

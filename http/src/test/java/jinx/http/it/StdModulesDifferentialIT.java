@@ -89,6 +89,19 @@ class StdModulesDifferentialIT {
             location /uid/off { return 200 "got=$uid_got set=$uid_set\\n"; }
             location /uid/reset { userid on; set $uid_reset $arg_r; return 200 "got=$uid_got set=$uid_set\\n"; }
             location /uid/404 { userid on; userid_mark =; userid_flags off; }
+            location /sub/ {
+                sub_filter_types text/plain;
+                sub_filter aab [1];
+                sub_filter 'Hello' '[hi $uri]';
+                sub_filter AB [2];
+                sub_filter <hr> [hr];
+                sub_filter_once off;
+                location /sub/once/ { sub_filter_once on; }
+                location /sub/lm/ { sub_filter_last_modified on; }
+                location /sub/var/ { sub_filter $arg_s '<$arg_r>'; sub_filter zz $arg_z; }
+                location /sub/ret { return 200 "aaab Hello HELLO aab xab ab"; }
+                location /sub/css/ { }
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -119,6 +132,7 @@ class StdModulesDifferentialIT {
         }
         browsers(cases);
         userid(cases);
+        sub(cases);
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
         cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
@@ -127,6 +141,17 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("random_index missing", "GET /ri/missing/" + h));
         cases.add(Case.get("random_index not a slash", "GET /ri/one" + h));
         return cases;
+    }
+
+    static void sub(List<Case> cases) {
+        String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        for (String uri : new String[] {"/sub/ret", "/sub/a.txt", "/sub/once/a.txt", "/sub/lm/a.txt", "/sub/a.html",
+            "/sub/big.txt", "/sub/once/big.txt", "/sub/css/a.css", "/sub/empty.txt", "/sub/tail.txt",
+            "/sub/var/a.txt?s=HELLO&r=x", "/sub/var/a.txt?s=&r=x", "/sub/var/a.txt?s=ab&r=&z=Q", "/sub/var/a.txt"}) {
+            cases.add(Case.get("sub_filter " + uri, "GET " + uri + h));
+        }
+        cases.add(new Case("sub_filter HEAD", "HEAD /sub/a.txt" + h, 1, true));
+        cases.add(Case.get("sub_filter HTTP/1.0", "GET /sub/big.txt HTTP/1.0\r\n\r\n"));
     }
 
     static void userid(List<Case> cases) {
@@ -253,6 +278,22 @@ class StdModulesDifferentialIT {
                 high[i] = (byte) (128 + i);
             }
             site.write("html/cs/a.txt", "plain\n");
+            String text = "aaab Hello HELLO aab xab ab aAb hell hello\n";
+            site.write("html/sub/a.txt", text);
+            site.write("html/sub/once/a.txt", text);
+            site.write("html/sub/lm/a.txt", text);
+            site.write("html/sub/var/a.txt", text);
+            site.write("html/sub/a.html", "<p>Hello</p><hr>\n");
+            site.write("html/sub/css/a.css", text);
+            site.write("html/sub/empty.txt", "");
+            site.write("html/sub/tail.txt", "x aa");
+            StringBuilder big = new StringBuilder();
+            while (big.length() < 100_000) {
+                big.append("line ").append(big.length()).append(" aab Hell").append(big.length() % 7 == 0 ? "o" : "")
+                    .append(" a\n");
+            }
+            site.write("html/sub/big.txt", big.toString());
+            site.write("html/sub/once/big.txt", big.toString());
             site.write("html/cs/a.bin", high);
             site.write("html/cs/koi/k.txt", high);
             site.write("html/cs/win/w.txt", high);

@@ -53,6 +53,7 @@ public final class BuiltinOrder {
         "http_headers_filter",
         "http_userid_filter",
         "http_addition_filter",
+        "http_sub_filter",
         "http_charset_filter",
         "http_postpone_filter",
         "http_gzip_filter",
