@@ -37,6 +37,7 @@ module jinx.http {
         jinx.http.internal.modules.NotModifiedFilterModule,
         jinx.http.internal.modules.HeadersFilterModule,
         jinx.http.internal.modules.UseridFilterModule,
+        jinx.http.internal.modules.GunzipFilterModule,
         jinx.http.internal.modules.AdditionFilterModule,
         jinx.http.internal.modules.SubFilterModule,
         jinx.http.internal.modules.CharsetModule,

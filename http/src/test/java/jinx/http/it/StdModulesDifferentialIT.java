@@ -102,6 +102,12 @@ class StdModulesDifferentialIT {
                 location /sub/ret { return 200 "aaab Hello HELLO aab xab ab"; }
                 location /sub/css/ { }
             }
+            location /gz/ {
+                gzip_static always;
+                gunzip on;
+                location /gz/small/ { gunzip_buffers 2 1k; }
+                location /gz/off/ { gunzip off; }
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -133,6 +139,7 @@ class StdModulesDifferentialIT {
         browsers(cases);
         userid(cases);
         sub(cases);
+        gunzip(cases);
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
         cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
@@ -152,6 +159,35 @@ class StdModulesDifferentialIT {
         }
         cases.add(new Case("sub_filter HEAD", "HEAD /sub/a.txt" + h, 1, true));
         cases.add(Case.get("sub_filter HTTP/1.0", "GET /sub/big.txt HTTP/1.0\r\n\r\n"));
+    }
+
+    static void gunzip(List<Case> cases) {
+        for (String uri : new String[] {"/gz/a.txt", "/gz/big.txt", "/gz/two.txt", "/gz/small/a.txt",
+            "/gz/small/big.txt", "/gz/off/a.txt", "/gz/named.txt", "/gz/empty.txt"}) {
+            cases.add(Case.get("gunzip " + uri, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+            cases.add(Case.get("gunzip " + uri + " gzip", "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept-Encoding: gzip\r\n\r\n"));
+        }
+        cases.add(Case.get("gunzip HTTP/1.0", "GET /gz/big.txt HTTP/1.0\r\n\r\n"));
+        cases.add(new Case("gunzip HEAD", "HEAD /gz/a.txt HTTP/1.1\r\nHost: localhost\r\n\r\n", 1, true));
+    }
+
+    static byte[] gzip(byte[] data, String name) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(out)) {
+            z.write(data);
+        }
+        byte[] b = out.toByteArray();
+        if (name == null) {
+            return b;
+        }
+        // the FNAME field, as gzip(1) writes it
+        byte[] named = new byte[b.length + name.length() + 1];
+        System.arraycopy(b, 0, named, 0, 10);
+        named[3] = 8;
+        System.arraycopy(name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0, named, 10, name.length());
+        System.arraycopy(b, 10, named, 11 + name.length(), b.length - 10);
+        return named;
     }
 
     static void userid(List<Case> cases) {
@@ -278,6 +314,24 @@ class StdModulesDifferentialIT {
                 high[i] = (byte) (128 + i);
             }
             site.write("html/cs/a.txt", "plain\n");
+            byte[] small = "a small text, decompressed for the client\n".getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+            StringBuilder text100 = new StringBuilder();
+            for (int i = 0; text100.length() < 100_000; i++) {
+                text100.append("line ").append(i * 7919 % 100_003).append('\n');
+            }
+            byte[] big100 = text100.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            for (String dir : new String[] {"gz/", "gz/small/", "gz/off/"}) {
+                site.write("html/" + dir + "a.txt.gz", gzip(small, null));
+                site.write("html/" + dir + "big.txt.gz", gzip(big100, null));
+            }
+            byte[] one = gzip("first member\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null);
+            byte[] two = gzip("second member\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null);
+            byte[] both = java.util.Arrays.copyOf(one, one.length + two.length);
+            System.arraycopy(two, 0, both, one.length, two.length);
+            site.write("html/gz/two.txt.gz", both);
+            site.write("html/gz/named.txt.gz", gzip(small, "named.txt"));
+            site.write("html/gz/empty.txt.gz", gzip(new byte[0], null));
             String text = "aaab Hello HELLO aab xab ab aAb hell hello\n";
             site.write("html/sub/a.txt", text);
             site.write("html/sub/once/a.txt", text);

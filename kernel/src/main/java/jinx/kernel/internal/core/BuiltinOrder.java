@@ -52,6 +52,7 @@ public final class BuiltinOrder {
         "http_not_modified_filter",
         "http_headers_filter",
         "http_userid_filter",
+        "http_gunzip_filter",
         "http_addition_filter",
         "http_sub_filter",
         "http_charset_filter",
