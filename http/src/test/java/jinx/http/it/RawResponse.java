@@ -134,8 +134,18 @@ record RawResponse(String statusLine, List<String> headerLines, String head, Str
             }
             int size = Integer.parseInt(raw.substring(at, eol).split(";")[0].trim().toLowerCase(Locale.ROOT), 16);
             if (size == 0) {
-                int trailerEnd = raw.indexOf("\r\n", eol + 2);
-                return trailerEnd < 0 ? -1 : trailerEnd + 2;
+                // the trailer fields, if any, then an empty line
+                int line = eol + 2;
+                for (;;) {
+                    int end = raw.indexOf("\r\n", line);
+                    if (end < 0) {
+                        return -1;
+                    }
+                    if (end == line) {
+                        return end + 2;
+                    }
+                    line = end + 2;
+                }
             }
             at = eol + 2 + size + 2;
             if (at > raw.length()) {

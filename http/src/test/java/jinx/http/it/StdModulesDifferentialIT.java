@@ -108,6 +108,14 @@ class StdModulesDifferentialIT {
                 location /gz/small/ { gunzip_buffers 2 1k; }
                 location /gz/off/ { gunzip off; }
             }
+            location /tr/ {
+                add_trailer X-Uri $uri;
+                add_trailer X-Empty "";
+                add_trailer X-Always "yes" always;
+                location /tr/ret { return 200 "body\\n"; }
+                location /tr/404 { return 404 "gone\\n"; }
+                location /tr/none { add_header X-H 1; return 200 "no trailers\\n"; }
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -140,6 +148,12 @@ class StdModulesDifferentialIT {
         userid(cases);
         sub(cases);
         gunzip(cases);
+        String tr = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        for (String uri : new String[] {"/tr/a.txt", "/tr/ret", "/tr/404", "/tr/none"}) {
+            cases.add(Case.get("add_trailer " + uri, "GET " + uri + tr));
+        }
+        cases.add(Case.get("add_trailer HTTP/1.0", "GET /tr/a.txt HTTP/1.0\r\n\r\n"));
+        cases.add(new Case("add_trailer HEAD", "HEAD /tr/a.txt" + tr, 1, true));
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
         cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
@@ -314,6 +328,7 @@ class StdModulesDifferentialIT {
                 high[i] = (byte) (128 + i);
             }
             site.write("html/cs/a.txt", "plain\n");
+            site.write("html/tr/a.txt", "a file with trailers\n");
             byte[] small = "a small text, decompressed for the client\n".getBytes(
                 java.nio.charset.StandardCharsets.ISO_8859_1);
             StringBuilder text100 = new StringBuilder();
