@@ -132,7 +132,8 @@ class UseridFilterTest {
         assertNull(r.header("Set-Cookie"));
         assertEquals("got=u=0100007F000005670038500E02040303 set=", r.body());
 
-        r = f.get("GET /reset HTTP/1.1\r\nHost: a\r\nCookie: uid=fwAAAWcFAAAOUDgAAwMEAg==\r\nConnection: close\r\n\r\n");
+        r = f.get("GET /reset HTTP/1.1\r\nHost: a\r\nCookie: uid=fwAAAWcFAAAOUDgAAwMEAg==\r\n"
+            + "Connection: close\r\n\r\n");
         uid = cookieBytes(r.header("Set-Cookie"));
         assertEquals("set=" + Uids.text("uid", uid), r.body());
         assertEquals("uid=01000000", Uids.text("uid", uid).substring(0, 12));
