@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +18,7 @@ import jinx.kernel.ConfException;
 import jinx.kernel.internal.cli.DirectiveDocs;
 import jinx.kernel.internal.cli.Main;
 import jinx.kernel.internal.core.BuiltinOrder;
+import jinx.kernel.spi.Ctx;
 import jinx.kernel.spi.Directive;
 import jinx.kernel.spi.JinxModule;
 
@@ -102,5 +105,25 @@ class DirectiveDocsTest {
         assertEquals(ordered, sections);
         assertTrue(sections.containsAll(List.of("core", "event_core", "epoll", "http_core", "http_rewrite")),
             sections::toString);
+    }
+    @Test
+    void ifContextsAreAdvertisedOnlyWithIf() throws ConfException {
+        // jinx -l and the tables name server_if and location_if: they exist only because "if" opens them
+        Set<String> advertised = new TreeSet<>();
+        Set<String> ifContexts = new TreeSet<>();
+        for (JinxModule m : builtins()) {
+            for (Directive<?> d : m.directives()) {
+                for (Ctx c : d.contexts()) {
+                    if (c.name().endsWith("_if")) {
+                        advertised.add(m.name() + ":" + d.name());
+                    }
+                    if (d.name().equals("if")) {
+                        ifContexts.add(c.name());
+                    }
+                }
+            }
+        }
+        assertTrue(advertised.size() > 10, advertised::toString);
+        assertEquals(Set.of("server", "location"), ifContexts, "the contexts where \"if\" opens a block");
     }
 }

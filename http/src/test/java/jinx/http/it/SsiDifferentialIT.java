@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import jinx.http.internal.request.Responses;
+import jinx.http.internal.request.Responses.Response;
 import jinx.http.it.NginxDifferentialIT.Case;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -235,13 +237,13 @@ class SsiDifferentialIT {
 
     /** Each response's head with times masked, and its body un-chunked, the server's name rewritten. */
     static String normalize(String raw, Case c) {
-        List<RawResponse> responses = RawResponse.split(raw, c.head(), true);
+        List<Response> responses = Responses.split(raw, c.head(), true);
         if (responses.isEmpty()) {
             return "incomplete: " + raw;
         }
         StringBuilder sb = new StringBuilder();
-        for (RawResponse r : responses) {
-            String head = MASKED.matcher(r.head()).replaceAll("$1: X");
+        for (Response r : responses) {
+            String head = MASKED.matcher(r.headerText()).replaceAll("$1: X");
             head = ETAG.matcher(head).replaceAll("ETag: $1X");
             sb.append(head).append(VERSION.matcher(r.content()).replaceAll("jinx/V").replace("nginx", "jinx"));
         }

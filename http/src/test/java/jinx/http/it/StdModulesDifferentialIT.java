@@ -77,6 +77,45 @@ class StdModulesDifferentialIT {
                 location /cs/moved { return 301 /x; }
                 location /cs/text { return 200 "text\\n"; }
             }
+            location /uid/ {
+                userid on; userid_service 16909060; userid_flags secure httponly samesite=lax;
+                userid_domain example.com; userid_path /p; userid_p3p 'CP="x"'; userid_expires 1h; userid_mark A;
+                add_header X-Before 1;
+                return 200 "got=$uid_got set=$uid_set\\n";
+            }
+            location /uid/v1 { userid v1; userid_name id; return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/max { userid on; userid_expires max; userid_flags samesite=none; return 204; }
+            location /uid/log { userid log; return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/off { return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/reset { userid on; set $uid_reset $arg_r; return 200 "got=$uid_got set=$uid_set\\n"; }
+            location /uid/404 { userid on; userid_mark =; userid_flags off; }
+            location /sub/ {
+                sub_filter_types text/plain;
+                sub_filter aab [1];
+                sub_filter 'Hello' '[hi $uri]';
+                sub_filter AB [2];
+                sub_filter <hr> [hr];
+                sub_filter_once off;
+                location /sub/once/ { sub_filter_once on; }
+                location /sub/lm/ { sub_filter_last_modified on; }
+                location /sub/var/ { sub_filter $arg_s '<$arg_r>'; sub_filter zz $arg_z; }
+                location /sub/ret { return 200 "aaab Hello HELLO aab xab ab"; }
+                location /sub/css/ { }
+            }
+            location /gz/ {
+                gzip_static always;
+                gunzip on;
+                location /gz/small/ { gunzip_buffers 2 1k; }
+                location /gz/off/ { gunzip off; }
+            }
+            location /tr/ {
+                add_trailer X-Uri $uri;
+                add_trailer X-Empty "";
+                add_trailer X-Always "yes" always;
+                location /tr/ret { return 200 "body\\n"; }
+                location /tr/404 { return 404 "gone\\n"; }
+                location /tr/none { add_header X-H 1; return 200 "no trailers\\n"; }
+            }
             location /ref-names/ {
                 valid_referers server_names;
                 return 200 "[$invalid_referer]\\n";
@@ -106,6 +145,15 @@ class StdModulesDifferentialIT {
             cases.add(Case.get("charset " + uri, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
         }
         browsers(cases);
+        userid(cases);
+        sub(cases);
+        gunzip(cases);
+        String tr = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        for (String uri : new String[] {"/tr/a.txt", "/tr/ret", "/tr/404", "/tr/none"}) {
+            cases.add(Case.get("add_trailer " + uri, "GET " + uri + tr));
+        }
+        cases.add(Case.get("add_trailer HTTP/1.0", "GET /tr/a.txt HTTP/1.0\r\n\r\n"));
+        cases.add(new Case("add_trailer HEAD", "HEAD /tr/a.txt" + tr, 1, true));
         String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
         cases.add(Case.get("random_index one file", "GET /ri/one/" + h));
         cases.add(new Case("random_index HEAD", "HEAD /ri/one/" + h, 1, true));
@@ -114,6 +162,94 @@ class StdModulesDifferentialIT {
         cases.add(Case.get("random_index missing", "GET /ri/missing/" + h));
         cases.add(Case.get("random_index not a slash", "GET /ri/one" + h));
         return cases;
+    }
+
+    static void sub(List<Case> cases) {
+        String h = " HTTP/1.1\r\nHost: localhost\r\n\r\n";
+        for (String uri : new String[] {"/sub/ret", "/sub/a.txt", "/sub/once/a.txt", "/sub/lm/a.txt", "/sub/a.html",
+            "/sub/big.txt", "/sub/once/big.txt", "/sub/css/a.css", "/sub/empty.txt", "/sub/tail.txt",
+            "/sub/var/a.txt?s=HELLO&r=x", "/sub/var/a.txt?s=&r=x", "/sub/var/a.txt?s=ab&r=&z=Q", "/sub/var/a.txt"}) {
+            cases.add(Case.get("sub_filter " + uri, "GET " + uri + h));
+        }
+        cases.add(new Case("sub_filter HEAD", "HEAD /sub/a.txt" + h, 1, true));
+        cases.add(Case.get("sub_filter HTTP/1.0", "GET /sub/big.txt HTTP/1.0\r\n\r\n"));
+    }
+
+    static void gunzip(List<Case> cases) {
+        for (String uri : new String[] {"/gz/a.txt", "/gz/big.txt", "/gz/two.txt", "/gz/small/a.txt",
+            "/gz/small/big.txt", "/gz/off/a.txt", "/gz/named.txt", "/gz/empty.txt"}) {
+            cases.add(Case.get("gunzip " + uri, "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+            cases.add(Case.get("gunzip " + uri + " gzip", "GET " + uri + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Accept-Encoding: gzip\r\n\r\n"));
+        }
+        cases.add(Case.get("gunzip HTTP/1.0", "GET /gz/big.txt HTTP/1.0\r\n\r\n"));
+        cases.add(new Case("gunzip HEAD", "HEAD /gz/a.txt HTTP/1.1\r\nHost: localhost\r\n\r\n", 1, true));
+    }
+
+    static byte[] gzip(byte[] data, String name) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(out)) {
+            z.write(data);
+        }
+        byte[] b = out.toByteArray();
+        if (name == null) {
+            return b;
+        }
+        // the FNAME field, as gzip(1) writes it
+        byte[] named = new byte[b.length + name.length() + 1];
+        System.arraycopy(b, 0, named, 0, 10);
+        named[3] = 8;
+        System.arraycopy(name.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), 0, named, 10, name.length());
+        System.arraycopy(b, 10, named, 11 + name.length(), b.length - 10);
+        return named;
+    }
+
+    static void userid(List<Case> cases) {
+        String sent = "fwAAAWcFAAAOUDgAAwMEAg";
+        String[][] uids = {{"/uid/", null}, {"/uid/", sent + "=="}, {"/uid/", sent + "A="}, {"/uid/", "short"},
+            {"/uid/", "!!!" + sent.substring(3) + "=="}, {"/uid/", "AAAAAAAAAAAAAAAAAAAAAA=="}, {"/uid/v1", null},
+            {"/uid/v1", sent + "xx"}, {"/uid/max", null}, {"/uid/log", sent + "=="}, {"/uid/log", null},
+            {"/uid/off", sent + "=="}, {"/uid/reset", sent + "=="}, {"/uid/reset?r=0", sent + "=="},
+            {"/uid/reset?r=1", sent + "=="}, {"/uid/reset?r=log", sent + "=="}, {"/uid/404", null},
+            {"/uid/404", sent + "=="}, {"/uid/", "AAAA=AAAAAAAAAAAAAAAAAAAAA"}};
+        for (String[] u : uids) {
+            cases.add(Case.get("userid " + u[0] + " " + u[1], "GET " + u[0] + " HTTP/1.1\r\nHost: localhost\r\n"
+                + (u[1] == null ? "" : "Cookie: a=b; " + (u[0].startsWith("/uid/v1") ? "id=" : "uid=") + u[1]
+                + "\r\n") + "\r\n"));
+        }
+    }
+
+    private static final java.util.regex.Pattern UID_COOKIE = java.util.regex.Pattern.compile(
+        "(?m)^(Set-Cookie: \\w+=)([A-Za-z0-9+/]{22})");
+    private static final java.util.regex.Pattern UID_TEXT = java.util.regex.Pattern.compile(
+        "(\\w+=[0-9A-F]{8})[0-9A-F]{16}([0-9A-F]{8})");
+    private static final java.util.regex.Pattern COOKIE_EXPIRES = java.util.regex.Pattern.compile(
+        "expires=(?!Thu, 31-Dec-37)[A-Z][a-z]{2}, \\d\\d-[A-Z][a-z]{2}-\\d\\d \\d\\d:\\d\\d:\\d\\d GMT");
+
+    /**
+     * nginx's normalization, and the userid cookie's time and the worker's start value (microseconds and pid)
+     * masked: the cookie's time is checked to be now first (in network or host order, v2 or v1), so only what
+     * cannot be equal is masked; the service, the sequence, the layout, the mark and the flags are compared.
+     */
+    static String normalize(String raw, Case c) {
+        String s = NginxDifferentialIT.normalize(raw, c);
+        java.util.regex.Matcher m = UID_COOKIE.matcher(s);
+        StringBuilder sb = new StringBuilder();
+        long now = System.currentTimeMillis() / 1000;
+        while (m.find()) {
+            byte[] uid = java.util.Base64.getDecoder().decode(m.group(2) + "==");
+            long big = (uid[4] & 0xffL) << 24 | (uid[5] & 0xff) << 16 | (uid[6] & 0xff) << 8 | uid[7] & 0xff;
+            long little = (uid[7] & 0xffL) << 24 | (uid[6] & 0xff) << 16 | (uid[5] & 0xff) << 8 | uid[4] & 0xff;
+            String masked = m.group(2);
+            if (Math.abs(big - now) < 300 || Math.abs(little - now) < 300) {
+                java.util.Arrays.fill(uid, 4, 12, (byte) 0);
+                masked = java.util.Base64.getEncoder().encodeToString(uid).substring(0, 22);
+            }
+            m.appendReplacement(sb, java.util.regex.Matcher.quoteReplacement(m.group(1) + masked));
+        }
+        m.appendTail(sb);
+        s = UID_TEXT.matcher(sb.toString()).replaceAll("$1TTTTTTTTSSSSSSSS$2");
+        return COOKIE_EXPIRES.matcher(s).replaceAll("expires=X");
     }
 
     static void browsers(List<Case> cases) {
@@ -192,6 +328,41 @@ class StdModulesDifferentialIT {
                 high[i] = (byte) (128 + i);
             }
             site.write("html/cs/a.txt", "plain\n");
+            site.write("html/tr/a.txt", "a file with trailers\n");
+            byte[] small = "a small text, decompressed for the client\n".getBytes(
+                java.nio.charset.StandardCharsets.ISO_8859_1);
+            StringBuilder text100 = new StringBuilder();
+            for (int i = 0; text100.length() < 100_000; i++) {
+                text100.append("line ").append(i * 7919 % 100_003).append('\n');
+            }
+            byte[] big100 = text100.toString().getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            for (String dir : new String[] {"gz/", "gz/small/", "gz/off/"}) {
+                site.write("html/" + dir + "a.txt.gz", gzip(small, null));
+                site.write("html/" + dir + "big.txt.gz", gzip(big100, null));
+            }
+            byte[] one = gzip("first member\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null);
+            byte[] two = gzip("second member\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null);
+            byte[] both = java.util.Arrays.copyOf(one, one.length + two.length);
+            System.arraycopy(two, 0, both, one.length, two.length);
+            site.write("html/gz/two.txt.gz", both);
+            site.write("html/gz/named.txt.gz", gzip(small, "named.txt"));
+            site.write("html/gz/empty.txt.gz", gzip(new byte[0], null));
+            String text = "aaab Hello HELLO aab xab ab aAb hell hello\n";
+            site.write("html/sub/a.txt", text);
+            site.write("html/sub/once/a.txt", text);
+            site.write("html/sub/lm/a.txt", text);
+            site.write("html/sub/var/a.txt", text);
+            site.write("html/sub/a.html", "<p>Hello</p><hr>\n");
+            site.write("html/sub/css/a.css", text);
+            site.write("html/sub/empty.txt", "");
+            site.write("html/sub/tail.txt", "x aa");
+            StringBuilder big = new StringBuilder();
+            while (big.length() < 100_000) {
+                big.append("line ").append(big.length()).append(" aab Hell").append(big.length() % 7 == 0 ? "o" : "")
+                    .append(" a\n");
+            }
+            site.write("html/sub/big.txt", big.toString());
+            site.write("html/sub/once/big.txt", big.toString());
             site.write("html/cs/a.bin", high);
             site.write("html/cs/koi/k.txt", high);
             site.write("html/cs/win/w.txt", high);
@@ -202,7 +373,7 @@ class StdModulesDifferentialIT {
             site.write("html/cs/html/a.css", "css\n");
             site.write("html/cs/html/a.txt", "txt\n");
             site.write("html/cs/html/a.html", "html\n");
-            NginxDifferentialIT.compare(site, HTTP, cases(), NginxDifferentialIT::normalize, Map.of(),
+            NginxDifferentialIT.compare(site, HTTP, cases(), StdModulesDifferentialIT::normalize, Map.of(),
                 "stdmods-differential.txt");
         }
     }

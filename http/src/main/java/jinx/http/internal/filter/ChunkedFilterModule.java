@@ -1,9 +1,11 @@
 package jinx.http.internal.filter;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 
 import jinx.http.HttpRequest;
 import jinx.http.internal.core.HttpCoreLocConf;
+import jinx.http.internal.request.CoreRequest;
 import jinx.http.spi.BodyFilter;
 import jinx.http.spi.HeaderFilter;
 import jinx.http.spi.HttpConfig;
@@ -74,11 +76,19 @@ public final class ChunkedFilterModule implements JinxModule, HttpModule {
         if (status == 304 || status == 204 || status < 200 || r.method == HttpRequest.HEAD || r.main() != r) {
             return next.filter(r);
         }
-        if (r.headersOut.contentLengthN == -1) {
+        boolean trailers = r instanceof CoreRequest cr && cr.expectTrailers;
+        if (r.headersOut.contentLengthN == -1 || trailers) {
             HttpCoreLocConf clcf = CoreConfs.loc(r);
             if (r.httpVersion >= HttpRequest.VERSION_11 && clcf.chunkedTransferEncoding == 1 && r.chunkedAllowed) {
+                if (trailers) {
+                    // nginx's ngx_http_clear_content_length(): the trailers need chunks
+                    r.headersOut.contentLengthN = -1;
+                    if (r.headersOut.headers.entry("Content-Length") != null) {
+                        r.headersOut.headers.remove("Content-Length");
+                    }
+                }
                 r.chunked = true;
-            } else {
+            } else if (r.headersOut.contentLengthN == -1) {
                 r.keepalive = false;
             }
         }
@@ -127,7 +137,9 @@ public final class ChunkedFilterModule implements JinxModule, HttpModule {
         Buf end = null;
         if (cl.buf.last) {
             cl.buf.last = false;
-            end = Buf.of(size == 0 ? LAST.duplicate().position(2) : LAST.duplicate());
+            List<String> trailers = r instanceof CoreRequest cr ? cr.trailers : null;
+            end = trailers == null || trailers.isEmpty()
+                ? Buf.of(size == 0 ? LAST.duplicate().position(2) : LAST.duplicate()) : trailers(trailers, size == 0);
             end.last = true;
         } else if (size > 0) {
             end = Buf.of(CRLF.duplicate());
@@ -141,6 +153,19 @@ public final class ChunkedFilterModule implements JinxModule, HttpModule {
             }
         }
         return next.filter(r, out);
+    }
+
+    /** nginx's {@code ngx_http_chunked_create_trailers()}: the last chunk and {@code name: value} lines. */
+    private static Buf trailers(List<String> trailers, boolean first) {
+        StringBuilder sb = new StringBuilder(first ? "0\r\n" : "\r\n0\r\n");
+        for (int i = 0; i < trailers.size(); i += 2) {
+            sb.append(trailers.get(i)).append(": ").append(trailers.get(i + 1)).append("\r\n");
+        }
+        sb.append("\r\n");
+        Buf b = OutBufs.temp(sb.length());
+        OutBufs.put(b.mem, sb);
+        b.mem.flip();
+        return b;
     }
 
     /** {@code <size in lower-case hex>CRLF}, nginx's {@code "%xO" CRLF}. */

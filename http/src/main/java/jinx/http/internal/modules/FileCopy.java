@@ -77,6 +77,17 @@ final class FileCopy {
     }
 
     /**
+     * Tells whether a buffer is one of the read buffers, which nginx marks {@code recycled}: a filter that holds
+     * data back lets go of what it can when it sees one, as nginx's sub filter does.
+     *
+     * @param b the buffer
+     * @return true for a read buffer
+     */
+    static boolean recycled(Buf b) {
+        return b.tag == TAG;
+    }
+
+    /**
      * Tells whether file data waits here.
      *
      * @return true when some does
@@ -159,7 +170,7 @@ final class FileCopy {
                 copy = b;
                 pop(pool, false);
             } else {
-                int i = freeBuffer(pool, used);
+                int i = freeBuffer(pool, used, out == null);
                 if (i < 0) {
                     break;
                 }
@@ -190,17 +201,18 @@ final class FileCopy {
 
     /**
      * A read buffer not passed on this turn whose data the socket has taken, or a new one while fewer than two are
-     * taken: nginx's {@code ctx->free}, then {@code ctx->allocated < ctx->bufs.num}.
+     * taken and nothing is read yet on this turn: nginx's {@code ctx->free}, then {@code out == NULL &&
+     * ctx->allocated < ctx->bufs.num} (so the first buffers go down one at a time, as nginx passes them).
      *
      * @return its index, or -1 when both are busy
      */
-    private int freeBuffer(BufferPool pool, int used) {
+    private int freeBuffer(BufferPool pool, int used, boolean nothingYet) {
         for (int i = 0; i < allocated; i++) {
             if ((used & 1 << i) == 0 && buffers[i].size() == 0) {
                 return i;
             }
         }
-        if (allocated == BUFFERS) {
+        if (allocated == BUFFERS || !nothingYet) {
             return -1;
         }
         Buf b = pool.buf();

@@ -46,7 +46,7 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
     private static final Set<Ctx> MSL = Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC);
     private static final Set<Ctx> MSLI = Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC, HttpCtx.LIF);
     /** nginx's default {@code gzip_buffers 32 4k}: 128 KB in pages. */
-    private static final int PAGE = 4096;
+    static final int PAGE = 4096;
     /** {@code gzip_types *}. */
     static final List<String> ANY = List.of("*");
     static final List<String> DEFAULT_TYPES = List.of("text/html");
@@ -315,7 +315,21 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
 
     /** nginx's {@code ngx_conf_set_bufs_slot()}. */
     static void buffers(ConfContext cf, GzipConf conf) throws ConfException {
-        if (conf.bufsNum != 0) {
+        long[] bufs = bufs(cf, conf.bufsNum != 0);
+        conf.bufsNum = (int) bufs[0];
+        conf.bufsSize = bufs[1];
+    }
+
+    /**
+     * nginx's {@code ngx_conf_set_bufs_slot()}: {@code number size}.
+     *
+     * @param cf the directive
+     * @param set whether the level has the directive already
+     * @return the number and the size
+     * @throws ConfException for a duplicate or an invalid value
+     */
+    static long[] bufs(ConfContext cf, boolean set) throws ConfException {
+        if (set) {
             throw new ConfException("\"" + cf.name() + "\" directive is duplicate");
         }
         int num = ConfValues.parseNumber(cf.arg(1));
@@ -323,8 +337,7 @@ public final class GzipFilterModule implements JinxModule, HttpModule {
         if (num <= 0 || size <= 0 || size > Integer.MAX_VALUE / 2) {
             throw new ConfException("\"" + cf.name() + "\" directive invalid value");
         }
-        conf.bufsNum = num;
-        conf.bufsSize = size;
+        return new long[] {num, size};
     }
 
     /** nginx's {@code ngx_http_gzip_window()} and {@code ngx_http_gzip_hash()}: a power of two in a range. */

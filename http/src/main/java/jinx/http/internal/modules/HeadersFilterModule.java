@@ -8,12 +8,15 @@ import jinx.http.HeadersOut;
 import jinx.http.HttpHeaders;
 import jinx.http.HttpRequest;
 import jinx.http.internal.parse.HttpTime;
+import jinx.http.internal.request.CoreRequest;
 import jinx.http.internal.variables.Variables;
+import jinx.http.spi.BodyFilter;
 import jinx.http.spi.ComplexValue;
 import jinx.http.spi.HeaderFilter;
 import jinx.http.spi.HttpConfig;
 import jinx.http.spi.HttpCtx;
 import jinx.http.spi.HttpModule;
+import jinx.kernel.BufChain;
 import jinx.kernel.ConfException;
 import jinx.kernel.spi.ApiVersion;
 import jinx.kernel.spi.Arity;
@@ -24,7 +27,8 @@ import jinx.kernel.spi.ModuleType;
 
 /**
  * The {@code http_headers_filter} module, nginx's {@code ngx_http_headers_filter_module.c}: {@code add_header name
- * value [always]} and {@code expires [modified] time|epoch|max|off|@time}. Both apply to 200, 201, 204, 206, 301,
+ * value [always]}, {@code add_trailer name value [always]} (the trailers of a chunked response, which it makes
+ * chunked) and {@code expires [modified] time|epoch|max|off|@time}. Both apply to 200, 201, 204, 206, 301,
  * 302, 303, 304, 307 and 308 responses; {@code always} adds a header to any. A level with {@code add_header} of its
  * own does not inherit the outer ones. {@code Cache-Control}, {@code Last-Modified} and {@code ETag} given to
  * {@code add_header} replace (or, empty, remove) the response's own as nginx does.
@@ -43,7 +47,12 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
             HeadersConf.class, HeadersFilterModule::addHeader).multi()
             .syntax("name value [always]").describe("Adds the specified field to a response header provided that the "
                 + "response code equals 200, 201, 204, 206, 301, 302, 303, 304, 307, or 308; with always, whatever "
-                + "the response code."));
+                + "the response code."),
+        Directive.of("add_trailer", Set.of(HttpCtx.MAIN, HttpCtx.SRV, HttpCtx.LOC, HttpCtx.LIF), Arity.TAKE23,
+            HeadersConf.class, HeadersFilterModule::addTrailer).multi()
+            .syntax("name value [always]").describe("Adds the specified field to the end of a response provided that "
+                + "the response code equals 200, 201, 206, 301, 302, 303, 307, or 308; with always, whatever the "
+                + "response code."));
 
     private int ctxIndex = -1;
 
@@ -80,6 +89,8 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
         ComplexValue expiresValue;
         /** {@code add_header}s of this level, or null to inherit. */
         List<HeaderVal> headers;
+        /** {@code add_trailer}s of this level, or null to inherit. */
+        List<HeaderVal> trailers;
     }
 
     /**
@@ -133,12 +144,16 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
         if (conf.headers == null) {
             conf.headers = prev.headers;
         }
+        if (conf.trailers == null) {
+            conf.trailers = prev.trailers;
+        }
     }
 
     @Override
     public void postconfiguration(HttpConfig cf) {
         ctxIndex = cf.ctxIndex(this);
         cf.addHeaderFilter(this::headerFilter);
+        cf.addBodyFilter(this::trailersFilter);
     }
 
     /**
@@ -150,13 +165,11 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
      */
     int headerFilter(HttpRequest r, HeaderFilter.Next next) {
         HeadersConf conf = (HeadersConf) r.locConf(ctxIndex);
-        if (conf == null || conf.expires.type() == Expires.Type.OFF && conf.headers == null || r.main() != r) {
+        if (conf == null || conf.expires.type() == Expires.Type.OFF && conf.headers == null && conf.trailers == null
+            || r.main() != r) {
             return next.filter(r);
         }
-        boolean safeStatus = switch (r.headersOut.status) {
-            case 200, 201, 204, 206, 301, 302, 303, 304, 307, 308 -> true;
-            default -> false;
-        };
+        boolean safeStatus = safeStatus(r);
         if (conf.expires.type() != Expires.Type.OFF && safeStatus) {
             setExpires(r, conf);
         }
@@ -169,7 +182,52 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
                 set(r, hv, value);
             }
         }
+        if (conf.trailers != null && r instanceof CoreRequest cr) {
+            for (HeaderVal hv : conf.trailers) {
+                if (safeStatus || hv.always()) {
+                    cr.expectTrailers = true;
+                    break;
+                }
+            }
+        }
         return next.filter(r);
+    }
+
+    private static boolean safeStatus(HttpRequest r) {
+        return switch (r.headersOut.status) {
+            case 200, 201, 204, 206, 301, 302, 303, 304, 307, 308 -> true;
+            default -> false;
+        };
+    }
+
+    /** nginx's {@code ngx_http_trailers_filter()}: the trailers, evaluated when the last buffer passes. */
+    private int trailersFilter(HttpRequest r, BufChain in, BodyFilter.Next next) {
+        HeadersConf conf = (HeadersConf) r.locConf(ctxIndex);
+        if (in == null || conf == null || conf.trailers == null || r.main() != r || !(r instanceof CoreRequest cr)) {
+            return next.filter(r, in);
+        }
+        BufChain cl = in;
+        while (cl != null && !cl.buf.last) {
+            cl = cl.next;
+        }
+        if (cl == null) {
+            return next.filter(r, in);
+        }
+        boolean safeStatus = safeStatus(r);
+        for (HeaderVal hv : conf.trailers) {
+            if (!safeStatus && !hv.always()) {
+                continue;
+            }
+            String value = hv.value() == null ? "" : hv.value().evaluate(r);
+            if (!value.isEmpty()) {
+                if (cr.trailers == null) {
+                    cr.trailers = new ArrayList<>();
+                }
+                cr.trailers.add(hv.key());
+                cr.trailers.add(value);
+            }
+        }
+        return next.filter(r, in);
     }
 
     private static void setExpires(HttpRequest r, HeadersConf conf) {
@@ -256,6 +314,13 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
         }
     }
 
+    /** nginx's {@code ngx_http_headers_add()} for {@code add_trailer}: every name is added as it is. */
+    private static void addTrailer(ConfContext cf, HeadersConf hcf) throws ConfException {
+        List<HeaderVal> list = hcf.trailers == null ? new ArrayList<>() : new ArrayList<>(hcf.trailers);
+        list.add(headerVal(cf, Kind.ADD));
+        hcf.trailers = List.copyOf(list);
+    }
+
     /** nginx's {@code ngx_http_headers_add()}. */
     private static void addHeader(ConfContext cf, HeadersConf hcf) throws ConfException {
         List<HeaderVal> list = hcf.headers == null ? new ArrayList<>() : new ArrayList<>(hcf.headers);
@@ -268,6 +333,11 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
         } else if (key.equalsIgnoreCase("ETag")) {
             kind = Kind.ETAG;
         }
+        list.add(headerVal(cf, kind));
+        hcf.headers = List.copyOf(list);
+    }
+
+    private static HeaderVal headerVal(ConfContext cf, Kind kind) throws ConfException {
         String v = cf.arg(2);
         ComplexValue value = v.isEmpty() ? null : Variables.of(cf).compile(cf, v);
         boolean always = false;
@@ -277,7 +347,6 @@ public final class HeadersFilterModule implements JinxModule, HttpModule {
             }
             always = true;
         }
-        list.add(new HeaderVal(key, value, kind, always));
-        hcf.headers = List.copyOf(list);
+        return new HeaderVal(cf.arg(1), value, kind, always);
     }
 }

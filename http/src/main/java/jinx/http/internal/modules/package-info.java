@@ -37,7 +37,7 @@
  *
  * <h2>Not here</h2>
  * {@code disable_symlinks} (symbolic links are followed, as nginx's default {@code disable_symlinks off}),
- * {@code open_file_cache} (every request opens its file), {@code directio}, {@code aio}, {@code add_trailer}; the
+ * {@code open_file_cache} (every request opens its file), {@code directio}, {@code aio}; the
  * PROXY protocol for {@code real_ip_header proxy_protocol}; binary {@code geo} range bases; host names in
  * {@code set_real_ip_from}; {@code autoindex} counts a name's length in bytes (there is no {@code charset} module
  * to make it UTF-8).

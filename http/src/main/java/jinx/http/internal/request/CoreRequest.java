@@ -140,6 +140,10 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
     public boolean safari;
     /** Konqueror. */
     public boolean konqueror;
+    /** {@code add_trailer} will add trailers: the response goes chunked (nginx's {@code r->expect_trailers}). */
+    public boolean expectTrailers;
+    /** The trailers, name and value in turn (nginx's {@code r->headers_out.trailers}), or null for none. */
+    public java.util.List<String> trailers;
     /** {@code ngx_http_gzip_ok()} has run (nginx's {@code r->gzip_tested}). */
     public boolean gzipTested;
     /** Its answer (nginx's {@code r->gzip_ok}). */
@@ -247,6 +251,8 @@ public final class CoreRequest extends HttpRequest implements RequestFacts, Capt
         accessCode = 0;
         count = 1;
         buffered = 0;
+        expectTrailers = false;
+        trailers = null;
         uriChanged = false;
         validLocation = false;
         addUriToAlias = false;

@@ -142,7 +142,8 @@ class OrderCheckTest {
     void dashMNamesAModuleWithTwoFiltersInARowOnce() throws IOException {
         Result r = jinx(List.of(), "-m");
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("\nbody filters: http_addition_filter -> http_charset_filter -> http_ssi_filter -> "
+        assertTrue(r.out().contains("\nbody filters: http_headers_filter -> http_gunzip_filter -> "
+            + "http_addition_filter -> http_sub_filter -> http_charset_filter -> http_ssi_filter -> "
             + "http_postpone_filter -> http_gzip_filter -> http_range_filter (2 filters) -> "
             + "http_chunked_filter -> http_write_filter\n"), r.out());
         assertEquals("a -> b (3 filters) -> a", HttpBlockModule.chain(List.of("a", "b", "b", "b", "a")));

@@ -51,7 +51,10 @@ public final class BuiltinOrder {
         // filters, in execution order: the response passes them top to bottom
         "http_not_modified_filter",
         "http_headers_filter",
+        "http_userid_filter",
+        "http_gunzip_filter",
         "http_addition_filter",
+        "http_sub_filter",
         "http_charset_filter",
         "http_ssi_filter",
         "http_postpone_filter",
