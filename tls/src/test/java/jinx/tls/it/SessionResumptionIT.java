@@ -21,6 +21,7 @@ import jinx.tls.TestCerts;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -95,7 +96,9 @@ class SessionResumptionIT {
         StringBuilder report = new StringBuilder();
         List<String> differences = new ArrayList<>();
         for (int i = 0; i < fromNginx.size(); i++) {
-            boolean same = fromNginx.get(i).equals(fromJinx.get(i));
+            // how many workers the kernel gave the ten connections to is its choice (nginx got all ten on one
+            // worker once): compared without it, and Jinx's spread is checked below over all the cases
+            boolean same = spreadless(fromNginx.get(i)).equals(spreadless(fromJinx.get(i)));
             report.append(same ? "same    " : "DIFFERS ").append(fromNginx.get(i)).append("\n        ")
                 .append(fromJinx.get(i)).append('\n');
             if (!same) {
@@ -106,10 +109,17 @@ class SessionResumptionIT {
         Files.createDirectories(out.getParent());
         Files.writeString(out, report, StandardCharsets.ISO_8859_1);
         assertEquals(List.of(), differences, report.toString());
+        int spread = 0;
         for (String line : fromJinx) {
-            assertFalse(line.contains("some new") || line.contains("on 1 worker"),
-                "every offer resumed, on both workers: " + report);
+            assertFalse(line.contains("some new"), "every offer resumed: " + report);
+            spread += line.contains("on 2 workers") ? 1 : 0;
         }
+        // ten connections all on one of two reuseport workers is a chance of 1 in 512 per case
+        assertTrue(spread * 2 >= fromJinx.size(), "resumed on both workers in most cases: " + report);
+    }
+
+    private static String spreadless(String line) {
+        return line.replaceAll("on \\d workers?", "on N workers");
     }
 
     private String conf(TestCerts certs, int[] ports, String gen) {
