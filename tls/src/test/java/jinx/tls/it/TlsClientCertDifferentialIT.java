@@ -177,7 +177,7 @@ class TlsClientCertDifferentialIT {
         }
         try (DifferentialSite jinx = DifferentialSite.jinx("tls-cc", http)) {
             run(jinx, certs, fromJinx);
-            jinxLog = jinx.errorLog();
+            jinxLog = settled(jinx);
         }
         String variables = VARIABLES.replace("%CERTS%", certs.dir.toAbsolutePath().toString());
         Files.copy(certs.dir.resolve("ec.crt"), certs.dir.resolve("localhost.crt"));
@@ -190,7 +190,7 @@ class TlsClientCertDifferentialIT {
         }
         try (DifferentialSite jinx = DifferentialSite.jinx("tls-var", variables)) {
             runVariables(jinx, fromJinx);
-            jinxLog += jinx.errorLog();
+            jinxLog += settled(jinx);
         }
         try (DifferentialSite nginx = DifferentialSite.nginx("tls-rj", reject)) {
             runReject(nginx, fromNginx);
@@ -198,7 +198,7 @@ class TlsClientCertDifferentialIT {
         }
         try (DifferentialSite jinx = DifferentialSite.jinx("tls-rj", reject)) {
             runReject(jinx, fromJinx);
-            jinxLog += jinx.errorLog();
+            jinxLog += settled(jinx);
         }
         List<String> names = names();
         StringBuilder report = new StringBuilder();
@@ -315,6 +315,23 @@ class TlsClientCertDifferentialIT {
         }
         int to = sClient.indexOf("\n---", from);
         return sClient.substring(from, to < 0 ? sClient.length() : to);
+    }
+
+    /**
+     * The error log once it stops growing: Jinx's comes through a reader of its standard error, and a worker may
+     * write a handshake's last line just after the client saw the alert (the "cert cb error" line, once in CI).
+     */
+    private static String settled(DifferentialSite site) throws Exception {
+        String log = site.errorLog();
+        for (int i = 0; i < 20; i++) {
+            Thread.sleep(100);
+            String again = site.errorLog();
+            if (again.equals(log)) {
+                return log;
+            }
+            log = again;
+        }
+        return log;
     }
 
     /** The lines of refusals: certificate errors and rejected handshakes, time, pid and port masked. */
